@@ -1,10 +1,22 @@
 /**
  * Size of each Lambda bundle of the portal, and the time a fresh Node process takes to import it. As a
- * script (`npm run report:bundles [-- --runs 10]`) it synthesizes the app into a temporary folder, with
- * a placeholder web app, and prints function → size of index.mjs → median import time (wall and CPU).
+ * script (`npm run report:bundles [-- --runs 10] [--only isee,IseeJobs]`) it synthesizes the app into a
+ * temporary folder, with a placeholder web app, and prints function → size of index.mjs → median import
+ * time (wall and CPU), each beside the baseline: a module that loads only the AWS SDK and Powertools that
+ * every function's common path needs (baselineModule). `--only` times the functions named (the last
+ * part of the construct path, or the whole path) and the baseline alone.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -124,23 +136,90 @@ export function importTimes(dirs: string[], runs = 10): ImportTime[] {
   return samples.map((runs) => ({ wall: median(runs.map((r) => r.wall)), cpu: median(runs.map((r) => r.cpu)) }));
 }
 
+/**
+ * The floor of a cold start, what the issue measures against: a module that loads only the AWS SDK's
+ * DynamoDB client traced by Powertools (functions/adapters/dynamo.ts) and the logger, metrics and tracer
+ * with their middlewares (functions/http/handler.ts, the job task).
+ */
+export const baselineModule = `
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { Logger } from '@aws-lambda-powertools/logger';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import { Tracer } from '@aws-lambda-powertools/tracer';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
+const logger = new Logger();
+const metrics = new Metrics({ namespace: 'Baseline' });
+const tracer = new Tracer();
+export const client = DynamoDBDocumentClient.from(tracer.captureAWSv3Client(new DynamoDBClient({})));
+export const middlewares = [injectLambdaContext(logger), logMetrics(metrics), captureLambdaHandler(tracer)];
+`;
+
+/**
+ * The baseline and Powertools' secrets reader, with the Secrets Manager client under it: every function bound
+ * to the table is bound to the cursor secret too (lib/api-stack.ts) and reads it before its first request
+ * (functions/adapters/secrets.ts), so this is the floor of a cold start's import and first request together.
+ */
+export const baselineWithSecretsModule = `${baselineModule}
+import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
+export const readSecret = getSecret;
+`;
+
+/** The functions `--only` names, by the last part of their construct path (IseeJobs) or the whole path. */
+export function selectFunctions<T extends { node: { path: string; id: string } }>(functions: T[], only?: string) {
+  if (!only) return functions;
+  const names = only
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const unknown = names.filter((name) => !functions.some((fn) => fn.node.id === name || fn.node.path === name));
+  if (unknown.length)
+    throw new Error(
+      `No function named ${unknown.join(', ')}; the functions: ${functions.map((fn) => fn.node.id).join(', ')}`,
+    );
+  return functions.filter((fn) => names.includes(fn.node.id) || names.includes(fn.node.path));
+}
+
 function main() {
-  const { values } = parseArgs({ options: { runs: { type: 'string', default: '10' } } });
+  const { values } = parseArgs({ options: { runs: { type: 'string', default: '10' }, only: { type: 'string' } } });
   const runs = Number(values.runs);
   const portal = scratchApp();
+  const baselines = [
+    { name: 'baseline: DynamoDB client and Powertools', module: baselineModule },
+    { name: 'baseline and the secrets reader', module: baselineWithSecretsModule },
+  ].map((baseline) => ({ ...baseline, dir: mkdtempSync(path.join(os.tmpdir(), 'portale-baseline-')) }));
   try {
+    for (const baseline of baselines) writeFileSync(path.join(baseline.dir, 'index.mjs'), baseline.module);
+    const functions = selectFunctions(portalFunctions(portal.app), values.only);
     portal.app.synth();
-    const functions = portalFunctions(portal.app);
     const dirs = functions.map((fn) => bundleDir(portal.app, fn));
-    const times = runs > 0 ? importTimes(dirs, runs) : [];
-    console.log(`| function | minified | import, wall (median of ${runs}) | import, CPU (median) |\n|---|--:|--:|--:|`);
-    functions.forEach((fn, i) => {
-      const size = kilobytes(statSync(path.join(dirs[i], 'index.mjs')).size);
-      const time = times[i] ? [`${times[i].wall.toFixed(0)} ms`, `${times[i].cpu.toFixed(0)} ms`] : ['-', '-'];
-      console.log(`| ${[fn.node.path, size, ...time].join(' | ')} |`);
-    });
+    const times = runs > 0 ? importTimes([...baselines.map((b) => b.dir), ...dirs], runs) : [];
+    console.log(
+      `| function | minified | import, wall (median of ${runs}) | import, CPU (median) | CPU ÷ baseline | CPU ÷ baseline with secrets |\n|---|--:|--:|--:|--:|--:|`,
+    );
+    const row = (name: string, size: string, time?: ImportTime) =>
+      console.log(
+        `| ${[
+          name,
+          size,
+          ...(time
+            ? [
+                `${time.wall.toFixed(0)} ms`,
+                `${time.cpu.toFixed(0)} ms`,
+                ...times.slice(0, baselines.length).map((baseline) => `${(time.cpu / baseline.cpu).toFixed(2)}×`),
+              ]
+            : ['-', '-', '-', '-']),
+        ].join(' | ')} |`,
+      );
+    baselines.forEach((baseline, i) => row(baseline.name, '-', times[i]));
+    functions.forEach((fn, i) =>
+      row(fn.node.path, kilobytes(statSync(path.join(dirs[i], 'index.mjs')).size), times[baselines.length + i]),
+    );
   } finally {
     portal.dispose();
+    for (const baseline of baselines) rmSync(baseline.dir, { recursive: true, force: true });
   }
 }
 
