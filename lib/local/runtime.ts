@@ -260,14 +260,18 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
     for (const resource of resources) {
       handlers[resource] = (await import(`../../functions/entry/${resource}.ts`)).handler;
     }
-    if (isNew && options.seed) await seedDemoData();
     // The data migrations the cloud's deployment runs (functions/migrations): those not yet recorded on this
-    // table, to the end. On data kept from an earlier version they say what they wrote.
+    // table, to the end. On data kept from an earlier version they say what they wrote. A new table, created
+    // empty just now, holds nothing to migrate (the demo data is written by this version's code): each is
+    // recorded applied at once.
     const { migrationRunner } = await import('../../functions/entry/migration-catalogue.ts');
-    await migrationRunner((message, fields) => {
+    const migrations = migrationRunner((message, fields) => {
       if (!isNew && message === 'Migration applied')
         console.log(`Migrazione dei dati applicata: ${fields.migration} (elementi: ${fields.processed})`);
-    }).runAll();
+    });
+    if (isNew) await migrations.recordAllApplied();
+    if (isNew && options.seed) await seedDemoData();
+    await migrations.runAll();
     // The ISEE reading starts when a document lands under isee/, as the S3 → EventBridge rule does in the cloud.
     opened.push(await startIseeExtraction(storage, BUCKETS.documents));
     // The reporting schedules the cloud runs with EventBridge Scheduler: daily, and after checkouts of unknown outcome.

@@ -1,17 +1,15 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import type { StartOptions } from '../../lib/local/runtime.ts';
+import { bundleStackProcess } from './stack-bundle.ts';
 import { freeStackPorts, type TestStack, type TestStackPorts } from './stack.ts';
 
 /** A stack's addresses, and the environment variables it set for its Lambdas (test/support/stack-env.ts). */
 export type StackAddresses = Omit<TestStack, 'close'> & { env: Record<string, string> };
 
-const stackProcess = fileURLToPath(new URL('./stack-process.ts', import.meta.url));
-
-function startStackProcess(options: StartOptions, ports: TestStackPorts, env: Record<string, string>) {
-  const child = fork(stackProcess, [], {
-    execArgv: ['--import', 'tsx'],
+function startStackProcess(bundle: string, options: StartOptions, ports: TestStackPorts, env: Record<string, string>) {
+  const child = fork(bundle, [], {
+    execArgv: ['--enable-source-maps'],
     env: { ...process.env, TEST_STACK: JSON.stringify({ options, ports, env }) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -42,8 +40,10 @@ export async function provideStacks(project: TestProject, options: StartOptions,
   // The ports are chosen here, in one process, so no two stacks are handed the same one.
   const ports = [];
   for (let index = 0; index < count; index++) ports.push(await freeStackPorts());
-  const started = ports.map((stackPorts) => startStackProcess(options, stackPorts, env));
-  const stop = () => Promise.all(started.map(({ child }) => stopStackProcess(child))).then(() => undefined);
+  // Built once for the project's stacks (test/support/stack-bundle.ts).
+  const bundle = await bundleStackProcess(project.name);
+  const started = ports.map((stackPorts) => startStackProcess(bundle.file, options, stackPorts, env));
+  const stop = () => Promise.all(started.map(({ child }) => stopStackProcess(child))).then(() => bundle.remove());
   try {
     project.provide('stacks', await Promise.all(started.map(({ addresses }) => addresses)));
   } catch (error) {

@@ -59,6 +59,21 @@ function setup(migrations: Migration[], elapsedPerStep = 0) {
 }
 
 describe('the data migrations runner', () => {
+  it('on a new table records every migration applied without running a step, and a run after it does nothing', async () => {
+    const users = pagedMigration('users-v1', 5, 2);
+    const rows = pagedMigration('rows-v1', 3, 2);
+    const { runner, store } = setup([users.migration, rows.migration]);
+    expect(await runner.recordAllApplied()).toEqual(['users-v1', 'rows-v1']);
+    expect(users.cursors).toEqual([]);
+    expect(rows.cursors).toEqual([]);
+    expect([...store.records.values()].map((r) => [r.id, r.state, r.processed, r.cursor])).toEqual([
+      ['users-v1', 'APPLIED', 0, null],
+      ['rows-v1', 'APPLIED', 0, null],
+    ]);
+    expect(await runner.runAll()).toEqual([]);
+    expect(users.written).toEqual([]);
+  });
+
   it('applies the pending migrations in order, records each with what it went through, and a second run does nothing', async () => {
     const users = pagedMigration('users-v1', 5, 2);
     const rows = pagedMigration('rows-v1', 3, 2);
