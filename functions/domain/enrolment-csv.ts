@@ -3,7 +3,7 @@ import { ValidationError } from './errors.ts';
 import { isValidFiscalCode } from './fiscal-code.ts';
 import { fill } from './messages.ts';
 import { formatHours } from './fee.ts';
-import { formatEuro, hasAtMostTwoDecimals, parseEuroToCents } from './money.ts';
+import { formatEuroCents, hasAtMostTwoDecimals, parseEuroToCents } from './money.ts';
 import { validatedIsee } from './latest-isee.ts';
 import { normaliseSearchText } from './users.ts';
 import { neutraliseCell, startsLikeFormula } from './spreadsheet-cells.ts';
@@ -338,7 +338,7 @@ export function planImport(
       (!validated || validated.valueCents !== row.iseeValueCents || validated.year !== row.iseeYear)
         ? { valueCents: row.iseeValueCents, year: row.iseeYear }
         : null;
-    if (newIsee) changes.push(`nuovo ISEE ${formatEuro(newIsee.valueCents / 100)} (${newIsee.year})`);
+    if (newIsee) changes.push(`nuovo ISEE ${formatEuroCents(newIsee.valueCents)} (${newIsee.year})`);
     const importRow: ImportRow = {
       fiscalCode: row.fiscalCode,
       lastName: user.lastName,

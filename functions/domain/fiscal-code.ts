@@ -22,6 +22,13 @@ export function fiscalCodeCheckCharacter(first15: string): string {
   return String.fromCharCode(65 + (sum % 26));
 }
 
+/** A legal person's fiscal code (an entity's, the council's own): 11 digits. */
+export const entityFiscalCodePattern = /^[0-9]{11}$/;
+
+/** A person's fiscal code by its shape or, lacking one, an entity's: whom a payment notice may be addressed to. */
+export const isPersonOrEntityFiscalCode = (code: string): boolean =>
+  fiscalCodePattern.test(code) || entityFiscalCodePattern.test(code);
+
 export function isValidFiscalCode(code: string): boolean {
   return fiscalCodePattern.test(code) && fiscalCodeCheckCharacter(code.slice(0, 15)) === code[15];
 }

@@ -2,6 +2,7 @@ import { checkDigits, isValidIuv, navOfIuv } from './iuv.ts';
 import type { PositionState } from './positions/states.ts';
 import { romeDay } from './period.ts';
 import { iupdOfPosition } from './gpd-iupd.ts';
+import { entityFiscalCodePattern } from './fiscal-code.ts';
 
 /**
  * pagoPA's "Gestione Posizioni Debitorie" (GPD) as the portal sees it (reference.md "pagoPA GPD"; the contract is
@@ -13,8 +14,6 @@ import { iupdOfPosition } from './gpd-iupd.ts';
 
 /** The council's segregation code: 2 digits assigned by pagoPA (the IUV's first two with aux digit 3). */
 export const SEGREGATION_CODE = /^[0-9]{2}$/;
-/** A council's (legal person's) fiscal code: 11 digits. */
-export const COUNCIL_FISCAL_CODE = /^[0-9]{11}$/;
 /** The largest IUV base: 13 digits. */
 export const MAX_IUV_BASE = 9_999_999_999_999;
 
@@ -50,7 +49,7 @@ export { gpdCallIupd, gpdCallIupdPrefix, gpdIupd, iudOfIupd, iupdOfPosition } fr
 export function pagoPaQrText(notice: { noticeNumber: string; fiscalCode: string; amountCents: number }): string {
   if (!/^[0-9]{18}$/.test(notice.noticeNumber))
     throw new RangeError(`codice avviso non valido: "${notice.noticeNumber}" (18 cifre)`);
-  if (!COUNCIL_FISCAL_CODE.test(notice.fiscalCode))
+  if (!entityFiscalCodePattern.test(notice.fiscalCode))
     throw new RangeError(`codice fiscale dell'ente non valido: "${notice.fiscalCode}" (11 cifre)`);
   if (!Number.isSafeInteger(notice.amountCents) || notice.amountCents < 1)
     throw new RangeError(`importo non valido: ${notice.amountCents}`);
@@ -297,7 +296,8 @@ export const gpdSettingProblems = {
       : `il codice di segregazione deve essere di 2 cifre (quello assegnato da pagoPA all'ente), non "${value}"`,
   /** A legal person's fiscal code: 11 digits whose last is the check digit of the first ten (the partita IVA's rule). */
   fiscalCode(value: string): string | null {
-    if (!COUNCIL_FISCAL_CODE.test(value)) return `il codice fiscale dell'ente deve essere di 11 cifre, non "${value}"`;
+    if (!entityFiscalCodePattern.test(value))
+      return `il codice fiscale dell'ente deve essere di 11 cifre, non "${value}"`;
     const sum = [...value.slice(0, 10)].reduce((total, digit, i) => {
       const n = Number(digit) * (i % 2 === 1 ? 2 : 1);
       return total + (n > 9 ? n - 9 : n);
@@ -344,7 +344,7 @@ export function gpdExportSettingsProblems(
     // The fiscal code's form only: pagoPA's own test councils (77777777777 in UAT, the simulator's) fail the check digit.
     const problem =
       key === 'fiscalCode'
-        ? COUNCIL_FISCAL_CODE.test(value)
+        ? entityFiscalCodePattern.test(value)
           ? null
           : `il codice fiscale dell'ente deve essere di 11 cifre, non "${value}"`
         : gpdSettingProblems[key](value);

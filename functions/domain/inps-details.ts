@@ -1,4 +1,4 @@
-import { toEuros } from './money.ts';
+import { toEurosOrNull } from './money.ts';
 
 /**
  * What an ISEE fetched from INPS keeps of the attestation, and how the API shows it: apart from inps.ts
@@ -97,8 +97,6 @@ export interface StoredInpsDetails {
   queriedAt: string;
 }
 
-const euros = (cents: number | null | undefined) => (cents === null || cents === undefined ? null : toEuros(cents));
-
 /** What the API shows of the attestation (isee.ts inpsDetailsSchema): amounts in euro, omissions labelled. */
 export const toInpsDetails = (stored: StoredInpsDetails) => ({
   protocolloDSU: stored.protocolloDSU,
@@ -106,11 +104,11 @@ export const toInpsDetails = (stored: StoredInpsDetails) => ({
   dataValidita: stored.dataValidita,
   dataRilascio: stored.dataRilascio,
   corrente: stored.corrente ?? null,
-  ise: euros(stored.values?.iseCents),
+  ise: toEurosOrNull(stored.values?.iseCents),
   scalaEquivalenza: stored.values?.scalaEquivalenza ?? null,
-  isee: euros(stored.values?.iseeCents),
-  isr: euros(stored.values?.isrCents),
-  isp: euros(stored.values?.ispCents),
+  isee: toEurosOrNull(stored.values?.iseeCents),
+  isr: toEurosOrNull(stored.values?.isrCents),
+  isp: toEurosOrNull(stored.values?.ispCents),
   household: stored.household.map((m) => ({
     relation: m.relation,
     fiscalCode: m.fiscalCode ?? null,
@@ -120,7 +118,7 @@ export const toInpsDetails = (stored: StoredInpsDetails) => ({
   otherIndicators: stored.otherIndicators.map((o) => ({
     kind: o.kind,
     fiscalCode: o.fiscalCode,
-    isee: euros(o.iseeCents),
+    isee: toEurosOrNull(o.iseeCents),
   })),
   omissions: stored.omissions.map((o) => ({ ...o, label: omissionLabel(o.type) })),
   discrepancies: stored.discrepancies,

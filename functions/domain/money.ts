@@ -11,6 +11,20 @@ const euroFormat = new Intl.NumberFormat('it-IT', {
 export const formatEuro = (euros: number): string => euroFormat.format(euros);
 /** The same, from the integer cents the API stores and sends. */
 export const formatEuroCents = (cents: number): string => formatEuro(toEuros(cents));
+/** Cents in euro, or null when there is no amount (an attestation's missing figure). */
+export const toEurosOrNull = (cents: number | null | undefined): number | null =>
+  cents === null || cents === undefined ? null : toEuros(cents);
+
+const twoDecimals = { minimumFractionDigits: 2, maximumFractionDigits: 2 };
+const amountFormat = new Intl.NumberFormat('it-IT', {
+  ...twoDecimals,
+  useGrouping: 'always',
+} as Intl.NumberFormatOptions);
+/** Cents without the euro sign, as the pagoPA notice prints them: 123456789 → "1.234.567,89". */
+export const formatAmountCents = (cents: number): string => amountFormat.format(toEuros(cents));
+const fieldFormat = new Intl.NumberFormat('it-IT', { ...twoDecimals, useGrouping: false });
+/** The text an amount field shows for an amount in euro: 12345.6 → "12345,60" (no thousands dot). */
+export const amountFieldText = (euros: number): string => fieldFormat.format(euros);
 
 /** "12,5" for 12.5; "" for null. No thousands separator: Excel reads it back as the same number. */
 export const decimalComma = (value: number | null | undefined): string =>

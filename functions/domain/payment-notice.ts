@@ -1,6 +1,8 @@
 import { DomainError } from './errors.ts';
-import { COUNCIL_FISCAL_CODE, gpdFirstDueDay, pagoPaQrText, printedNoticeNumber } from './gpd.ts';
+import { gpdFirstDueDay, pagoPaQrText, printedNoticeNumber } from './gpd.ts';
 import { fill } from './messages.ts';
+import { entityFiscalCodePattern, isPersonOrEntityFiscalCode } from './fiscal-code.ts';
+import { formatAmountCents } from './money.ts';
 import { italianDay } from './period.ts';
 import type { PositionRecord } from './debt-positions.ts';
 
@@ -93,18 +95,9 @@ export class NoticeDataError extends DomainError {
   }
 }
 
-/** A natural person's fiscal code (16 characters) or, lacking one, a legal person's (11 digits). */
-const DEBTOR_FISCAL_CODE =
-  /^([A-Z]{6}[0-9LMNPQRSTUV]{2}[A-Z][0-9LMNPQRSTUV]{2}[A-Z][0-9LMNPQRSTUV]{3}[A-Z]|[0-9]{11})$/;
 const SUBJECT_MAX = 90;
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 const cut = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`);
-
-/** Cents as the notice prints them: "1.234,50" (never through floating point). */
-export function noticeAmount(cents: number): string {
-  const euros = String(Math.trunc(cents / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, '.');
-  return `${euros},${String(cents % 100).padStart(2, '0')}`;
-}
 
 /**
  * The due day the notice prints: the one the export gave GPD when it created the position (domain/gpd.ts
@@ -135,7 +128,7 @@ export function pagoPaNotice(
   creditor: NoticeCreditor,
 ): PagoPaNotice {
   const debtorFiscalCode = (position.fiscalCode ?? '').trim().toUpperCase();
-  if (!DEBTOR_FISCAL_CODE.test(debtorFiscalCode)) throw new NoticeDataError(noticeDataMessages.debtorFiscalCode);
+  if (!isPersonOrEntityFiscalCode(debtorFiscalCode)) throw new NoticeDataError(noticeDataMessages.debtorFiscalCode);
   const fullName = oneLine(`${position.nome ?? ''} ${position.cognome ?? ''}`);
   if (!fullName) throw new NoticeDataError(noticeDataMessages.debtorName);
   const cents = position.importoDovuto;
@@ -143,7 +136,7 @@ export function pagoPaNotice(
     throw new NoticeDataError(fill(noticeDataMessages.amount, { amount: String(cents) }));
   const noticeNumber = position.nav ?? '';
   if (!/^3[0-9]{17}$/.test(noticeNumber)) throw new NoticeDataError(noticeDataMessages.noticeNumber);
-  if (!COUNCIL_FISCAL_CODE.test(creditor.fiscalCode))
+  if (!entityFiscalCodePattern.test(creditor.fiscalCode))
     throw new NoticeDataError(fill(noticeDataMessages.creditorFiscalCode, { value: creditor.fiscalCode }));
   const creditorName = oneLine(creditor.name ?? '');
   if (!creditorName) throw new NoticeDataError(noticeDataMessages.creditorName);
@@ -151,7 +144,7 @@ export function pagoPaNotice(
     subject: cut(oneLine(position.titolo), SUBJECT_MAX),
     description: oneLine(position.descrizione),
     amountCents: cents,
-    amount: noticeAmount(cents),
+    amount: formatAmountCents(cents),
     dueDate: italianDay(noticeDueDay(position)),
     noticeNumber,
     printedNoticeNumber: printedNoticeNumber(noticeNumber),

@@ -22,6 +22,7 @@ import { type SubscriptionRecord, userIsee } from '../domain/subscription-record
 import { laterThan } from '../domain/version-stamp.ts';
 import { validatedIsee } from '../domain/latest-isee.ts';
 import { newSubscription } from '../domain/new-subscription.ts';
+import { toEuros } from '../domain/money.ts';
 
 /** The stored previews (functions/enrolment-csv/plan-repository.ts). */
 export interface ImportPlanRepository {
@@ -85,7 +86,7 @@ export function makeImportApply({
         fiscalCode: user.fiscalCode,
         email: user.email ?? null,
       },
-      value: isee.valueCents / 100,
+      value: toEuros(isee.valueCents),
       year: isee.year,
       date: now.toISOString(),
       state: 'VALIDATED',

@@ -27,7 +27,7 @@ import {
 import { CallState } from '../domain/calls.ts';
 import { validatedIsee } from '../domain/latest-isee.ts';
 import { romeDay } from '../domain/period.ts';
-import { decimalComma } from '../domain/money.ts';
+import { decimalComma, toEuros } from '../domain/money.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { messages } from '../domain/messages.ts';
 import type { Actor } from '../domain/roles.ts';
@@ -97,7 +97,7 @@ export function makeEnrolmentCsvUseCases({
           s.firstName,
           s.rankingScore,
           decimalComma(s.weeklyHour),
-          validated ? decimalComma(validated.valueCents / 100) : '',
+          validated ? decimalComma(toEuros(validated.valueCents)) : '',
           validated ? validated.year : '',
         ];
       });

@@ -21,7 +21,7 @@ import {
 } from '../domain/inps.ts';
 import { iseeMessages, toIsee } from '../domain/isee-rules.ts';
 import type { InpsFetchResult, Isee } from '../domain/isee.ts';
-import { toEuros } from '../domain/money.ts';
+import { toCents, toEuros } from '../domain/money.ts';
 import { romeDay } from '../domain/period.ts';
 import type { Actor } from '../domain/roles.ts';
 import { userMessages } from '../domain/user-rules.ts';
@@ -327,7 +327,7 @@ export function makeInpsIseeUseCases(deps: InpsIseeDeps) {
           outcome,
           audience,
           isee && {
-            valueCents: Math.round(isee.value * 100),
+            valueCents: toCents(isee.value),
             protocollo: isee.protocollo,
             scadenza: isee.scadenza,
             corrente: !!isee.inps?.corrente,
@@ -364,7 +364,7 @@ export function makeInpsIseeUseCases(deps: InpsIseeDeps) {
       const fiscalCode = String(stored.user?.fiscalCode ?? '').toUpperCase();
       if (!INPS_FISCAL_CODE.test(fiscalCode)) throw new ValidationError(inpsMessages.noUserFiscalCode);
       const readCents =
-        typeof stored.extraction?.iseeOrdinario === 'number' ? Math.round(stored.extraction.iseeOrdinario * 100) : null;
+        typeof stored.extraction?.iseeOrdinario === 'number' ? toCents(stored.extraction.iseeOrdinario) : null;
       const upload = {
         valueCents: stored.valueCents,
         readCents,

@@ -24,6 +24,7 @@ import type { SubscriptionRecord } from '../domain/subscription-record.ts';
 import { newSubscription } from '../domain/new-subscription.ts';
 import type { FeeBand } from '../domain/fee.ts';
 import { subscriptionFee } from '../domain/enrolment-fee.ts';
+import { toEuros } from '../domain/money.ts';
 
 type ListQuery = { state?: SubscriptionState; limit?: number; cursor?: string };
 
@@ -85,7 +86,7 @@ export function makeSubscriptionUseCases({
       ? (await Promise.all(call.bandsId.map((id) => bands.getBand(id)))).filter((b): b is FeeBand => b !== null)
       : [];
     const fee = subscriptionFee(record, callBands, clock.now());
-    return { ...summary, cost: fee ? fee.amountCents / 100 : null };
+    return { ...summary, cost: fee ? toEuros(fee.amountCents) : null };
   };
 
   const withLinks = async (record: SubscriptionRecord): Promise<Subscription> => ({

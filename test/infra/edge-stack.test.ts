@@ -1,6 +1,6 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_RATE_LIMIT_PER_IP } from '../../lib/edge-stack.ts';
+import { readFileSync } from 'node:fs';
 import { scratchApp, type ScratchApp } from '../../lib/scratch-app.ts';
 
 let portal: ScratchApp;
@@ -30,10 +30,14 @@ describe('edge stack: the distribution’s web ACL (us-east-1)', () => {
       Statement: Record<string, any>;
     }[];
     const rate = rules.find((r) => r.Statement.RateBasedStatement)!;
+    // The limit the operators' guide gives: "one IP address sending more than 1,000 requests to `/api/*` in 5 minutes".
+    const [, requests, minutes] = readFileSync('docs/operations.md', 'utf8').match(
+      /sending more than ([\d,]+) requests to `\/api\/\*` in (\d+) minutes/,
+    )!;
     expect(rate.Statement.RateBasedStatement).toMatchObject({
-      Limit: API_RATE_LIMIT_PER_IP,
+      Limit: Number(requests!.replace(/,/g, '')),
       AggregateKeyType: 'IP',
-      EvaluationWindowSec: 300,
+      EvaluationWindowSec: Number(minutes) * 60,
     });
     expect(rate.Statement.RateBasedStatement.ScopeDownStatement.ByteMatchStatement).toMatchObject({
       SearchString: '/api/',

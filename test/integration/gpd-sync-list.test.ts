@@ -3,9 +3,7 @@ import { inject } from '../support/stack-context.ts';
 import { gpdIuv, gpdPaymentPosition } from '../../functions/domain/gpd.ts';
 import { romeDay } from '../../functions/domain/period.ts';
 import { as } from '../support/api.ts';
-import { openCall } from '../support/calls.ts';
-import { approvedSubscriber, exportMonth, mypayConfiguration, storedPositions } from '../support/positions.ts';
-import { jobAnswer } from '../support/jobs.ts';
+import { exportedMonthOf, mypayConfiguration } from '../support/positions.ts';
 import { gpdAdmin, gpdClient, gpdIupdOf, onGpd, syncDone } from '../support/gpd.ts';
 import { DEFAULT_ORGANIZATION } from '../../lib/local/gpd/model.ts';
 import { billedMonth } from '../support/months.ts';
@@ -19,7 +17,6 @@ import { billedMonth } from '../support/months.ts';
 type Client = Awaited<ReturnType<typeof as>>;
 let operator: Client;
 const month = billedMonth();
-const billed = month.period;
 const OTHERS = 120;
 
 beforeAll(async () => {
@@ -36,16 +33,8 @@ const gpdCalls = async (): Promise<Record<string, number>> =>
 
 describe.skipIf(!onGpd())('Sincronizza reads GPD’s list, page after page', () => {
   it('finds the positions paid or invalidated at GPD past the first pages, without one GET per position', async () => {
-    const { call } = await openCall(operator);
     const people = ['Galli', 'Longo', 'Mancini'];
-    for (const lastName of people)
-      await approvedSubscriber(operator, call, { lastName, iseeValue: 9000, weeklyHour: 2 });
-    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, billed)).json).toMatchObject({
-      created: 3,
-    });
-    await exportMonth(operator, call.id, billed);
-    const byName = async () =>
-      Object.fromEntries((await storedPositions(call.id, month.key)).map((p) => [p.cognome as string, p]));
+    const { call, byName } = await exportedMonthOf(operator, month, people, { iseeValue: 9000, weeklyHour: 2 });
     const sent = await byName();
 
     // Another office of the council bills 120 positions through GPD with the same due date: by iupd ('ALTRO-…'

@@ -1,9 +1,7 @@
 import { beforeAll, afterAll, describe, expect, it } from 'vitest';
 import { inject } from '../support/stack-context.ts';
 import { as } from '../support/api.ts';
-import { openCall } from '../support/calls.ts';
-import { approvedSubscriber, exportMonth, mypayConfiguration, storedPositions } from '../support/positions.ts';
-import { jobAnswer } from '../support/jobs.ts';
+import { exportMonth, exportedMonthOf, mypayConfiguration } from '../support/positions.ts';
 import { localTable } from '../support/dynamo.ts';
 import { gpdAdmin, gpdClient, gpdIupdOf, onGpd, syncDone } from '../support/gpd.ts';
 import { DEFAULT_API_KEY, DEFAULT_ORGANIZATION } from '../../lib/local/gpd/model.ts';
@@ -32,16 +30,8 @@ afterAll(async () => {
 
 describe.skipIf(!onGpd())('Sincronizza reads GPD’s state of each position', () => {
   it('paid outside the portal → paid with GPD’s receipt; invalidated at GPD → cancelled; back in DRAFT → published again by the next export', async () => {
-    const { call } = await openCall(operator, undefined, { year: late.anno });
     const people = ['Rossi', 'Bianchi', 'Verdi', 'Neri'];
-    for (const lastName of people)
-      await approvedSubscriber(operator, call, { lastName, iseeValue: 8000, weeklyHour: 3 });
-    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, pastPeriod)).json).toMatchObject({
-      created: 4,
-    });
-    await exportMonth(operator, call.id, pastPeriod);
-    const byName = async () =>
-      Object.fromEntries((await storedPositions(call.id, late.key)).map((p) => [p.cognome as string, p]));
+    const { call, byName } = await exportedMonthOf(operator, late, people, { iseeValue: 8000, weeklyHour: 3 });
     const sent = await byName();
     for (const name of people) expect(sent[name]).toMatchObject({ statoExport: 'ESPORTATA', isPagato: false });
 

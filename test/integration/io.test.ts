@@ -2,9 +2,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { IoRefused, IoUnavailable, IoUnconfirmed, makeIo } from '../../functions/adapters/io.ts';
 import type { IoMessages } from '../../functions/adapters/ports/io.ts';
 import { fiscalCodeCheckCharacter } from '../../functions/domain/fiscal-code.ts';
-import { ioMessageContent } from '../../functions/domain/notices.ts';
 import { LOCAL_IO, startIoSimulator, type IoSimulator } from '../../lib/local/io-simulator.ts';
 import { freePort } from '../support/ports.ts';
+import { ioNotice } from '../support/io-notice.ts';
 
 /**
  * Contracts with the IO app: the adapter (functions/adapters/io.ts) against the simulator
@@ -15,18 +15,7 @@ let simulator: IoSimulator;
 let io: IoMessages;
 const CF = 'RSSMRA85C52H501N';
 const OTHER = 'VRDGPP90P07F839R';
-const position = {
-  iud: 'P202611ABC',
-  titolo: 'Assistenza domiciliare – Novembre 2026',
-  descrizione: 'Quota Novembre 2026 Assistenza domiciliare - Rossi Maria (RSSMRA85C52H501N) - bando Bando 2026',
-  importoDovuto: 6643,
-  dataScadenza: '2026-11-30',
-  nav: '301000000001234519',
-  codIuv: '01000000001234519',
-  isPagato: false,
-  annullato: false,
-};
-const content = ioMessageContent(position, position.dataScadenza);
+const { content } = ioNotice('Rossi Maria (RSSMRA85C52H501N)');
 
 async function admin(path: string, body: object) {
   const response = await fetch(`${simulator.url}${path}`, {

@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { isPaidRow, makeMyPay } from '../../functions/adapters/mypay.ts';
+import { isPaidRow } from '../../functions/adapters/mypay.ts';
 import { strToU8 } from 'fflate';
 import { mypayImportZip } from '../../functions/adapters/mypay-zip.ts';
 import { flowFileName } from '../../functions/domain/flows.ts';
@@ -14,7 +14,7 @@ import { mypayCsv, mypayCsvRow } from '../../functions/domain/mypay-csv.ts';
 import { DEFAULT_ENTITY, startMyPaySimulator, type MyPaySimulator } from '../../lib/local/mypay-simulator.ts';
 import { freePort } from '../support/ports.ts';
 import { mypayConfiguration } from '../support/positions.ts';
-import { mypayAdmin } from '../support/mypay-simulator.ts';
+import { mypayAdmin, mypayClientOn } from '../support/mypay-simulator.ts';
 
 /**
  * Contract tests of the payment side of MyPay (issue 26): the adapter (functions/adapters/mypay-soap.ts,
@@ -34,13 +34,7 @@ let mypay: MyPay;
 beforeAll(async () => {
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mypay-pay-'));
   simulator = await startMyPaySimulator({ port: await freePort(), dataDir, holdMs: 3000 });
-  mypay = makeMyPay({
-    endpoint: simulator.endpoint,
-    codIpaEnte: CODIPA,
-    password: PASSWORD,
-    timeoutMs: 2000,
-    exportPollMs: 20,
-  });
+  mypay = mypayClientOn(simulator);
 });
 afterAll(async () => {
   await simulator.close();
@@ -178,12 +172,7 @@ describe('paying a position the council imported (paaSILVerificaAvviso, Pagament
   it('refuses another entity’s password (PAA_ENTE_NON_VALIDO) and an IUV the council does not hold; never needs the Region’s password', async () => {
     const owed = position(MARIA, 1000);
     await imported(owed);
-    const wrong = makeMyPay({
-      endpoint: simulator.endpoint,
-      codIpaEnte: CODIPA,
-      password: 'Sbagliata1!',
-      timeoutMs: 2000,
-    });
+    const wrong = mypayClientOn(simulator, { password: 'Sbagliata1!' });
     await expect(wrong.openPositionCheckout(await iuvOf(owed), PORTAL_PAGE)).rejects.toMatchObject({
       name: 'MyPayFault',
       faultCode: 'PAA_ENTE_NON_VALIDO',
@@ -297,13 +286,7 @@ describe('what paaSILChiediPagati says in each of MyPay’s modes (PagamentiTele
         modelloUnico: false,
         entities: [SCADENZA_OBBLIGATORIA],
       });
-      wispPay = makeMyPay({
-        endpoint: wisp.endpoint,
-        codIpaEnte: CODIPA,
-        password: PASSWORD,
-        timeoutMs: 2000,
-        modelloUnico: false,
-      });
+      wispPay = mypayClientOn(wisp, { modelloUnico: false });
     });
     afterAll(async () => {
       await wisp.close();

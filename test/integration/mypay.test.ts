@@ -10,12 +10,12 @@ import { PDFDocument } from 'pdf-lib';
 import { getDocument } from '../../functions/isee-extraction/pdfjs.ts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { inject } from '../support/stack-context.ts';
-import { FAULT_TOKEN_ALREADY_USED, MyPayFault, MyPayUnavailable, makeMyPay } from '../../functions/adapters/mypay.ts';
+import { FAULT_TOKEN_ALREADY_USED, MyPayFault, MyPayUnavailable } from '../../functions/adapters/mypay.ts';
 import type { MyPay, MyPayImportStatus } from '../../functions/adapters/ports/mypay.ts';
 import { isValidIuv } from '../../functions/domain/iuv.ts';
 import { DEFAULT_ENTITY, startMyPaySimulator, type MyPaySimulator } from '../../lib/local/mypay-simulator.ts';
 import { freePort } from '../support/ports.ts';
-import { mypayAdmin } from '../support/mypay-simulator.ts';
+import { mypayAdmin, mypayClientOn } from '../support/mypay-simulator.ts';
 
 /**
  * The MyPay adapter (functions/adapters/mypay.ts) against the simulator (lib/local/mypay-simulator.ts),
@@ -33,13 +33,7 @@ let mypay: MyPay;
 
 const start = async () => {
   simulator = await startMyPaySimulator({ port, dataDir, holdMs: 3000 });
-  mypay = makeMyPay({
-    endpoint: simulator.endpoint,
-    codIpaEnte: CODIPA,
-    password: PASSWORD,
-    timeoutMs: 1000,
-    exportPollMs: 20,
-  });
+  mypay = mypayClientOn(simulator, { timeoutMs: 1000 });
 };
 
 beforeAll(async () => {
@@ -494,19 +488,9 @@ describe('refusals', () => {
   });
 
   it('refuses an unknown entity or a wrong password with a fault', async () => {
-    const other = makeMyPay({
-      endpoint: simulator.endpoint,
-      codIpaEnte: 'C_ALTRO',
-      password: PASSWORD,
-      timeoutMs: 1000,
-    });
+    const other = mypayClientOn(simulator, { codIpaEnte: 'C_ALTRO', timeoutMs: 1000 });
     expect(await rejection(other.authorize())).toMatchObject({ name: 'MyPayFault', faultCode: 'PAA_ENTE_NON_VALIDO' });
-    const wrong = makeMyPay({
-      endpoint: simulator.endpoint,
-      codIpaEnte: CODIPA,
-      password: 'Sbagliata1',
-      timeoutMs: 1000,
-    });
+    const wrong = mypayClientOn(simulator, { password: 'Sbagliata1', timeoutMs: 1000 });
     expect(await rejection(wrong.authorize())).toMatchObject({
       name: 'MyPayFault',
       faultCode: 'PAA_ENTE_NON_VALIDO',
@@ -711,7 +695,7 @@ describe('the local stack', () => {
     const wsdl = await (await fetch(`${endpoint}?wsdl`)).text();
     expect(wsdl).toContain('name="paaSILAutorizzaImportFlusso"');
     expect(wsdl).toContain(`location="${endpoint}"`);
-    const stackMyPay = makeMyPay({ endpoint, codIpaEnte: CODIPA, password: PASSWORD, timeoutMs: 2000 });
+    const stackMyPay = mypayClientOn({ endpoint });
     expect((await stackMyPay.authorize()).uploadUrl).toBe(`${new URL(endpoint).origin}/mybox/uploadFlusso`);
   });
 });

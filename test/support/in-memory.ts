@@ -769,3 +769,28 @@ export function portal() {
 }
 
 export type Portal = ReturnType<typeof portal>;
+
+/**
+ * An ISEE the operator records for a citizen (the user record's upload): validated at once, or, with
+ * `verified: false`, left to the review (by default with its attestation staged as the operator's upload).
+ */
+export function recordIsee(
+  app: Portal,
+  userId: string,
+  input: { value: number; year?: number; verified?: boolean; withDocument?: boolean; protocollo?: string },
+) {
+  const { value, year = 2026, verified = true, withDocument = !verified, protocollo = 'P' } = input;
+  return app.isee.uploadUserIsee(
+    userId,
+    {
+      excludeVerification: verified,
+      document: withDocument ? app.store.files.stage(actors.operator.sub) : null,
+      value,
+      year,
+      date: '2026-01-20',
+      protocollo,
+      scadenza: '2026-12-31',
+    },
+    actors.operator,
+  );
+}

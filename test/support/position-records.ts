@@ -41,3 +41,15 @@ export function exportedPosition(at: string, overrides: Partial<PositionRecord> 
     ...overrides,
   };
 }
+
+/** The same position as planned and not yet sent to the payment platform: no IUV or NAV, version 1. */
+export function positionToExport(at: string, overrides: Partial<PositionRecord> = {}): PositionRecord {
+  return exportedPosition(at, {
+    codIuv: null,
+    nav: null,
+    statoExport: 'DA_ESPORTARE',
+    exportedAt: null,
+    version: 1,
+    ...overrides,
+  });
+}

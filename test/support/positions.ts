@@ -3,25 +3,18 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from './stack-context.ts';
 import { keys } from '../../functions/adapters/table.ts';
-import type { Configuration } from '../../functions/domain/configuration.ts';
 import { TABLE_NAME } from '../../lib/local/config.ts';
 import { as } from './api.ts';
 import { randomFiscalCode } from './isee.ts';
 import { jobAnswer } from './jobs.ts';
-import { iseeDates } from './months.ts';
+import { iseeDates, type TestMonth } from './months.ts';
+import { openCall } from './calls.ts';
+import { mypayConfiguration } from './configuration.ts';
 
 type Client = Awaited<ReturnType<typeof as>>;
 
-export const mypayConfiguration: Configuration = {
-  azione: 'I',
-  codUfficio: 'UFF01',
-  codeConfig: 'CFG01',
-  flgGeneraIuv: true,
-  tipoDovuto: 'SERVIZI_SOCIALI',
-  tipoIdentificativoUnivoco: 'F',
-  datiSpecificiRiscossione: '9/0101100IM/',
-  tipoVersamento: 'ALL',
-};
+// The browser tests import it from here too.
+export { mypayConfiguration };
 
 const client = () =>
   DynamoDBDocumentClient.from(
@@ -119,6 +112,27 @@ export async function approvedSubscriber(
   const userId = created.json.id as string;
   await approveUser(operator, call.id, userId, input);
   return { userId, fiscalCode };
+}
+
+/**
+ * A call of `month`'s year whose approved subscribers are `lastNames` (each with `subscriber`'s ISEE and hours), with
+ * that month's positions generated, one each, and exported; `byName()` reads them from the table by surname.
+ */
+export async function exportedMonthOf(
+  operator: Client,
+  month: TestMonth,
+  lastNames: readonly string[],
+  subscriber: { iseeValue: number; weeklyHour: number },
+) {
+  const { call } = await openCall(operator, undefined, { year: month.anno });
+  for (const lastName of lastNames) await approvedSubscriber(operator, call, { lastName, ...subscriber });
+  expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, month.period)).json).toMatchObject({
+    created: lastNames.length,
+  });
+  await exportMonth(operator, call.id, month.period);
+  const byName = async () =>
+    Object.fromEntries((await storedPositions(call.id, month.key)).map((p) => [p.cognome as string, p]));
+  return { call, byName };
 }
 
 /**

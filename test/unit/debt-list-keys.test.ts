@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { DEBT_LIST_SHARDS } from '../../functions/adapters/table.ts';
 import { summarize } from '../../functions/domain/debt-summaries.ts';
 import { debtSummaryItem } from '../../functions/payment-list/repository.ts';
 
@@ -51,8 +50,10 @@ describe('the payment list rows of a call-year', () => {
         if (row[`${index}pk`])
           perPartition.set(String(row[`${index}pk`]), (perPartition.get(String(row[`${index}pk`])) ?? 0) + 1);
       const written = [...perPartition.values()].reduce((a, b) => a + b, 0);
-      expect(perPartition.size, index).toBe(DEBT_LIST_SHARDS);
-      expect(Math.max(...perPartition.values()), index).toBeLessThan((written / DEBT_LIST_SHARDS) * 1.1);
+      // Spread: the call-year's rows land in several partitions of the index, none taking more than a tenth above
+      // its share (however many shards the keys use).
+      expect(perPartition.size, index).toBeGreaterThan(1);
+      expect(Math.max(...perPartition.values()), index).toBeLessThan((written / perPartition.size) * 1.1);
     }
     expect(rowOf(7, false).gsi1pk).toBe(rowOf(7, true).gsi1pk);
     expect(rowOf(7, true).gsi3pk).toBe(`${rowOf(7, true).gsi1pk}#NOMAIL`);

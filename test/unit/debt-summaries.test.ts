@@ -16,6 +16,7 @@ import { makeDebtSummaryUseCases } from '../../functions/payment-list/use-cases.
 import type { StoredUser } from '../../functions/domain/user-record.ts';
 import { tickingClock } from '../support/in-memory.ts';
 import { memoryDebts } from '../support/in-memory-debts.ts';
+import { positionToExport } from '../support/position-records.ts';
 
 const CALL = 'call-1';
 const call = { id: CALL, name: 'Assistenza domiciliare 2026' } as CallRecord;
@@ -26,39 +27,21 @@ function position(
   importoDovuto: number,
   fields: Partial<PositionRecord> = {},
 ): PositionRecord {
-  return {
-    id: `P2026${String(mese).padStart(2, '0')}${userId}`,
-    iud: `P2026${String(mese).padStart(2, '0')}${userId}`,
+  const iud = `P2026${String(mese).padStart(2, '0')}${userId}`;
+  return positionToExport('2026-03-01T00:00:00.000Z', {
+    id: iud,
+    iud,
     callId: CALL,
     userId,
     fiscalCode: `CF${userId}`.toUpperCase().padEnd(16, 'X'),
     cognome: `Cognome ${userId}`,
     nome: 'Nome',
     mese,
-    anno: 2026,
     titolo: 't',
     descrizione: 'd',
     importoDovuto,
-    importoTotalePagato: 0,
-    isPagato: false,
-    annullato: false,
-    codIuv: null,
-    nav: null,
-    dataScadenza: '2026-03-31',
-    azione: 'I',
-    statoExport: 'DA_ESPORTARE',
-    lastExportError: null,
-    isEmailSent: false,
-    dataIsEmailSent: null,
-    ioId: null,
-    dataEsitoSingoloPagamento: null,
-    createdAt: '2026-03-01T00:00:00.000Z',
-    updatedAt: '2026-03-01T00:00:00.000Z',
-    exportedAt: null,
-    iseeId: null,
-    version: 1,
     ...fields,
-  };
+  });
 }
 
 function setup(people: Array<[id: string, lastName: string, firstName: string, fiscalCode: string]> = []) {

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fiscalCodeCheckCharacter } from '../../functions/domain/fiscal-code.ts';
-import { actors, portal, type Portal } from '../support/in-memory.ts';
+import { actors, portal, recordIsee, type Portal } from '../support/in-memory.ts';
 
 /**
  * The operator's enrolment management (issue 7) on in-memory stores: the update codes wired to the
@@ -43,19 +43,7 @@ async function makeUser(firstName: string, lastName: string, fiscalCode: string)
 }
 
 const validatedIsee = (userId: string, value: number, iseeYear = year) =>
-  app.isee.uploadUserIsee(
-    userId,
-    {
-      excludeVerification: true,
-      document: null,
-      value,
-      year: iseeYear,
-      date: '2026-01-20',
-      protocollo: 'P',
-      scadenza: '2026-12-31',
-    },
-    actors.operator,
-  );
+  recordIsee(app, userId, { value, year: iseeYear });
 
 const csv = (lines: string[]) => ({
   fileContentBase64: Buffer.from(lines.join('\r\n'), 'utf8').toString('base64'),
@@ -134,19 +122,7 @@ describe('the operator runs a call’s subscriptions', () => {
   it('offers the single payment when the latest ISEE value is above 3000 € (still to verify too, as the spec reads), not at 3000 € or less', async () => {
     await validatedIsee(luca, 2500);
     // Anna's newest ISEE is above 3000 € and still to verify: the button follows the latest value (spec part 1 §4).
-    await app.isee.uploadUserIsee(
-      anna,
-      {
-        excludeVerification: false,
-        document: null,
-        value: 12000,
-        year,
-        date: '2026-01-20',
-        protocollo: 'P',
-        scadenza: '2026-12-31',
-      },
-      actors.operator,
-    );
+    await recordIsee(app, anna, { value: 12000, year, verified: false, withDocument: false });
     const rowOf = async (userId: string) => {
       const added = await app.enrolments.enrolUser(callId, { userId }, actors.operator);
       return app.enrolments.updateEnrolment(added.id, { state: 2, weeklyHour: 7 }, actors.operator);

@@ -2,29 +2,21 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { GpdRefused, GpdUnavailable, makeGpdClient, type GpdConfig } from '../../functions/adapters/gpd/client.ts';
-import { readReceipt } from '../../functions/adapters/gpd/receipt-xml.ts';
+import { GpdRefused, GpdUnavailable, type GpdConfig } from '../../functions/adapters/gpd/client.ts';
 import { makePacer } from '../../functions/adapters/pacer.ts';
 import { gpdIupd, gpdIuv, gpdNoticeNumber, gpdPaymentPosition } from '../../functions/domain/gpd.ts';
 import {
   DEFAULT_API_KEY,
   DEFAULT_ORGANIZATION,
-  DEFAULT_RECEIPTS_KEY,
   startGpdSimulator,
   type GpdSimulatorOptions,
 } from '../../lib/local/gpd-simulator.ts';
+import { gpdClientOn, gpdCreditor as creditor, gpdDueDay as dueDay } from '../support/gpd-in-process.ts';
 
 /**
  * The GPD adapter (functions/adapters/gpd/client.ts) against the GPD simulator (lib/local/gpd-simulator.ts), started
  * in-process. Each test names the upstream file whose behaviour it holds both to.
  */
-const creditor = {
-  fiscalCode: DEFAULT_ORGANIZATION.fiscalCode,
-  companyName: DEFAULT_ORGANIZATION.companyName,
-  iban: 'IT60X0542811101000000123456',
-  taxonomyCode: '9/0101108TS/',
-};
-const dueDay = `${new Date().getUTCFullYear() + 1}-01-31`;
 let sequence = 0;
 const position = (overrides: Partial<Parameters<typeof gpdPaymentPosition>[0]> = {}) => {
   sequence += 1;
@@ -50,17 +42,7 @@ async function setup(simOptions: Partial<GpdSimulatorOptions> = {}, clientOption
   dirs.push(dataDir);
   const sim = await startGpdSimulator({ port: 0, dataDir, holdMs: 2_000, ...simOptions });
   sims.push(sim);
-  const client = makeGpdClient({
-    baseUrl: sim.url,
-    organizationFiscalCode: DEFAULT_ORGANIZATION.fiscalCode,
-    apiKey: DEFAULT_API_KEY,
-    receiptsKey: DEFAULT_RECEIPTS_KEY,
-    timeoutMs: 500,
-    backoffMs: 10,
-    pacer: makePacer(1000),
-    readReceipt,
-    ...clientOptions,
-  });
+  const client = gpdClientOn(sim, { timeoutMs: 500, ...clientOptions });
   const admin = (action: string, body: unknown) =>
     fetch(`${sim.url}/admin/${action}`, {
       method: 'POST',

@@ -2,44 +2,21 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeGpdClient } from '../../functions/adapters/gpd/client.ts';
-import { readReceipt } from '../../functions/adapters/gpd/receipt-xml.ts';
 import { makeGpdPlatform } from '../../functions/adapters/gpd/platform.ts';
 import { dueDateWindows } from '../../functions/adapters/gpd/reporting.ts';
-import { makePacer } from '../../functions/adapters/pacer.ts';
 import { gpdCallIupd, gpdIuv } from '../../functions/domain/gpd.ts';
 import type { PaymentPlatform, PlatformPosition } from '../../functions/domain/payment-platform.ts';
 import { romeDay } from '../../functions/domain/period.ts';
-import {
-  DEFAULT_API_KEY,
-  DEFAULT_ORGANIZATION,
-  DEFAULT_RECEIPTS_KEY,
-  startGpdSimulator,
-  type GpdSimulator,
-} from '../../lib/local/gpd-simulator.ts';
+import { startGpdSimulator, type GpdSimulator } from '../../lib/local/gpd-simulator.ts';
+import { gpdClientOn, gpdCreditor as creditor, gpdDueDay as dueDay } from '../support/gpd-in-process.ts';
 
 /** GPD behind the payment-platform port (functions/adapters/gpd/platform.ts), against the GPD simulator in-process. */
-const creditor = {
-  fiscalCode: DEFAULT_ORGANIZATION.fiscalCode,
-  companyName: DEFAULT_ORGANIZATION.companyName,
-  iban: 'IT60X0542811101000000123456',
-  taxonomyCode: '9/0101108TS/',
-};
-const dueDay = `${new Date().getUTCFullYear() + 1}-01-31`;
 let sim: GpdSimulator;
 let platform: PaymentPlatform;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gpd-platform-'));
 beforeAll(async () => {
   sim = await startGpdSimulator({ port: 0, dataDir });
-  const client = makeGpdClient({
-    baseUrl: sim.url,
-    organizationFiscalCode: creditor.fiscalCode,
-    apiKey: DEFAULT_API_KEY,
-    receiptsKey: DEFAULT_RECEIPTS_KEY,
-    readReceipt,
-    pacer: makePacer(1000),
-    backoffMs: 10,
-  });
+  const client = gpdClientOn(sim);
   platform = makeGpdPlatform(client, creditor);
 });
 afterAll(async () => {

@@ -9,6 +9,7 @@ import {
   navGroups,
 } from '../../functions/domain/notices.ts';
 import { newMessageProblem } from '../../lib/local/io-simulator.ts';
+import { ioNotice } from '../support/io-notice.ts';
 
 /**
  * The IO adapter against a fake `fetch` that answers in turn and records every request: what IO receives
@@ -53,18 +54,7 @@ function fakeIo(answers: Answer[], options: { budgetMs?: number; baseUrl?: strin
   return { io, calls, sleeps };
 }
 
-const position = {
-  iud: 'P202611ABC',
-  titolo: 'Assistenza domiciliare – Novembre 2026',
-  descrizione: 'Quota Novembre 2026 Assistenza domiciliare - Rossi Anna (RSSNNA80A41H501X) - bando Bando 2026',
-  importoDovuto: 6643,
-  dataScadenza: '2026-11-30',
-  nav: '301000000001234519',
-  codIuv: '01000000001234519',
-  isPagato: false,
-  annullato: false,
-};
-const content = ioMessageContent(position, position.dataScadenza);
+const { position, content } = ioNotice('Rossi Anna (RSSNNA80A41H501X)');
 const CF = 'RSSMRA85C52H501N';
 
 describe('IO adapter', () => {

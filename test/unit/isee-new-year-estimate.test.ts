@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { makeIseeRefreshJobs, type IseeRefreshDeps } from '../../functions/isee/refresh.ts';
 import type { RefreshResult } from '../../functions/isee/refresh-repository.ts';
 import type { Actor } from '../../functions/domain/roles.ts';
+import { citizensWithLastYearIsee, iseeRefreshJobs } from '../support/isee-refresh.ts';
 
 /**
  * Issue 35: the January job is sized against the daily estimate declared in the PDND purpose. With five subscribers
@@ -21,33 +21,14 @@ const job: Actor = {
 } as Actor;
 
 function january(estimate: number | null) {
-  const people = Array.from({ length: PEOPLE }, (_, i) => ({
-    id: `u${i}`,
-    fiscalCode: `RSSMRA80A01H50${String(i).padStart(2, '0')}`,
-    firstName: 'Anna',
-    lastName: `Gennaio${i}`,
-    // Last year's ISEE: none valid in January.
-    lastIsee: { id: `isee-${i}`, valueCents: 800_000, year: 2026, state: 'VALIDATED', hasFile: false },
-  }));
+  const people = citizensWithLastYearIsee(PEOPLE, 'Gennaio');
   const asked: string[] = [];
   const report: RefreshResult[] = [];
   let now = new Date('2027-01-02T07:00:00Z');
-  const deps = {
+  const jobs = iseeRefreshJobs(people, {
     fetchForUser: async (userId: string) => {
       asked.push(userId);
       return { outcome: 'NOT_FOUND', valueCents: null, isee: null };
-    },
-    subscriptions: {
-      pageApprovedSubscriptionsOfCall: async () => ({
-        items: people.map((p) => ({ userId: p.id, announcementId: 'c1' })),
-        nextCursor: null,
-      }),
-      countApprovedSubscriptions: async () => PEOPLE,
-    },
-    calls: { getCall: async () => null, listActiveCallIds: async () => ['c1'] },
-    users: {
-      getUserItems: async (ids: readonly string[]) =>
-        new Map(people.filter((p) => ids.includes(p.id)).map((p) => [p.id, p])),
     },
     results: {
       putRefreshResult: async (result: RefreshResult) => void report.push(result),
@@ -58,20 +39,11 @@ function january(estimate: number | null) {
       listRefreshResults: async () => [],
       countAskedOn: async (_report: string, day: string) => report.filter((r) => r.askedOn === day).length,
     },
-    expiry: {} as never,
-    audit: { record: async () => undefined },
-    settings: () => ({
-      reminderFrom: '12-01',
-      portalUrl: 'https://portale.example.it',
-      sliceMs: 60_000,
-      dailyEstimate: estimate,
-    }),
-    pace: async () => undefined,
+    settings: { dailyEstimate: estimate },
     clock: { now: () => now },
-    ids: { next: () => 'id' },
-  } as unknown as IseeRefreshDeps;
+  });
   return {
-    jobs: makeIseeRefreshJobs(deps),
+    jobs,
     asked,
     nextDay: () => void (now = new Date(now.getTime() + 86_400_000)),
   };

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { makeIseeRefreshJobs, type IseeRefreshDeps } from '../../functions/isee/refresh.ts';
 import { IoRefused, type IoRefusalReason } from '../../functions/adapters/io.ts';
+import { citizensWithLastYearIsee, iseeRefreshJobs } from '../support/isee-refresh.ts';
 
 /**
  * The December reminders keep to SES's sending rate (SendQuota.MaxSendRate): SES refuses a message past it,
@@ -43,8 +43,8 @@ function ioRefusing(refusal: IoRefusalReason | null) {
   return {
     asked,
     io: {
-      sendMessage: async (message: { fiscalCode: string }) => {
-        asked.push(message.fiscalCode);
+      sendMessage: async (fiscalCode: string) => {
+        asked.push(fiscalCode);
         if (refusal) throw new IoRefused(refusal);
         return { id: 'io' };
       },
@@ -53,32 +53,8 @@ function ioRefusing(refusal: IoRefusalReason | null) {
 }
 
 function jobs(ses: ReturnType<typeof sesAt>, io = ioRefusing(null).io) {
-  const people = Array.from({ length: PEOPLE }, (_, i) => ({
-    id: `u${i}`,
-    fiscalCode: `RSSMRA80A01H50${String(i).padStart(2, '0')}`,
-    firstName: 'Anna',
-    lastName: `Promemoria${i}`,
-    email: `promemoria${i}@example.it`,
-    lastIsee: { id: `isee-${i}`, valueCents: 800_000, year: 2026, state: 'VALIDATED', hasFile: false },
-  }));
   const reminders = new Map<string, { io: string; mail: string }>();
-  const deps = {
-    fetchForUser: async () => {
-      throw new Error('not asked');
-    },
-    subscriptions: {
-      pageApprovedSubscriptionsOfCall: async () => ({
-        items: people.map((p) => ({ userId: p.id })),
-        nextCursor: null,
-      }),
-      countApprovedSubscriptions: async () => PEOPLE,
-    },
-    calls: { getCall: async () => null, listActiveCallIds: async () => ['c1'] },
-    users: {
-      getUserItems: async (ids: readonly string[]) =>
-        new Map(people.filter((p) => ids.includes(p.id)).map((p) => [p.id, p])),
-    },
-    results: {} as never,
+  const expiryJobs = iseeRefreshJobs(citizensWithLastYearIsee(PEOPLE, 'Promemoria'), {
     expiry: {
       putExpiry: async () => undefined,
       claimReminder: async (_year: number, userId: string) => !reminders.has(userId),
@@ -87,13 +63,8 @@ function jobs(ses: ReturnType<typeof sesAt>, io = ioRefusing(null).io) {
       listExpiry: async () => ({ items: [], nextCursor: null }),
     },
     reminders: { io, mailer: ses.mailer },
-    audit: { record: async () => undefined },
-    settings: () => ({ reminderFrom: '12-01', portalUrl: 'https://portale.example.it', sliceMs: 60_000 }),
-    pace: async () => undefined,
-    clock: { now: () => new Date() },
-    ids: { next: () => 'id' },
-  } as unknown as IseeRefreshDeps;
-  return { jobs: makeIseeRefreshJobs(deps), reminders };
+  });
+  return { jobs: expiryJobs, reminders };
 }
 
 beforeEach(() => {

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { makeIseeUseCases } from '../../functions/isee/use-cases.ts';
-import { actors, portal, sequentialIds, tickingClock, type Portal } from '../support/in-memory.ts';
+import { actors, portal, recordIsee, sequentialIds, tickingClock, type Portal } from '../support/in-memory.ts';
 
 let app: Portal;
 let userId: string;
@@ -10,20 +10,8 @@ const citizenUpload = (value = 12345.67) =>
     { document: app.store.files.stage(actors.citizen.sub, 'attestazione.pdf'), value },
     actors.citizen,
   );
-const operatorUpload = (excludeVerification: boolean) =>
-  app.isee.uploadUserIsee(
-    userId,
-    {
-      excludeVerification,
-      document: excludeVerification ? null : app.store.files.stage(actors.operator.sub),
-      value: 5000,
-      year: 2026,
-      date: '2026-01-20',
-      protocollo: 'INPS-ISEE-2026-00000002B-00',
-      scadenza: '2026-12-31',
-    },
-    actors.operator,
-  );
+const operatorUpload = (verified: boolean) =>
+  recordIsee(app, userId, { value: 5000, verified, protocollo: 'INPS-ISEE-2026-00000002B-00' });
 const user = () => app.users.getUser(userId);
 
 beforeEach(async () => {
@@ -202,20 +190,6 @@ describe('operators record and delete ISEE', () => {
       status: 404,
       message: 'L’utente selezionato non esiste.',
     });
-    await expect(
-      app.isee.uploadUserIsee(
-        'nope',
-        {
-          excludeVerification: true,
-          document: null,
-          value: 1,
-          year: 2026,
-          date: '2026-01-20',
-          protocollo: 'P',
-          scadenza: '2026-12-31',
-        },
-        actors.operator,
-      ),
-    ).rejects.toMatchObject({ status: 404 });
+    await expect(recordIsee(app, 'nope', { value: 1 })).rejects.toMatchObject({ status: 404 });
   });
 });

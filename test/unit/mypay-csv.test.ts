@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { strToU8, unzipSync } from 'fflate';
 import { mypayImportZip } from '../../functions/adapters/mypay-zip.ts';
 import { flowFileName } from '../../functions/domain/flows.ts';
-import { checkConfiguration, type Configuration } from '../../functions/domain/configuration.ts';
+import { checkConfiguration } from '../../functions/domain/configuration.ts';
 import { configurationSchema } from '../../functions/domain/configuration-schemas.ts';
 import { planMonth, withAmount, type PositionRecord } from '../../functions/domain/debt-positions.ts';
 import { ValidationError } from '../../functions/domain/errors.ts';
@@ -20,20 +20,11 @@ import {
 } from '../../functions/domain/mypay-csv.ts';
 import { mypayCsvRows } from '../../functions/domain/mypay-csv-format.ts';
 import { checkDigits } from '../../functions/domain/iuv.ts';
+import { mypayConfiguration } from '../support/configuration.ts';
 import { mypayIuv } from '../../lib/local/mypay-iuv.ts';
 import { DEFAULT_ENTITY } from '../../lib/local/mypay/model.ts';
 import { readImportLine, validaIuv, validateRow } from '../../lib/local/mypay/rows.ts';
 
-const configuration: Configuration = {
-  azione: 'I',
-  codUfficio: 'UFF01',
-  codeConfig: 'CFG01',
-  flgGeneraIuv: true,
-  tipoDovuto: 'SERVIZI_SOCIALI',
-  tipoIdentificativoUnivoco: 'F',
-  datiSpecificiRiscossione: '9/0101100IM/',
-  tipoVersamento: 'ALL',
-};
 const call = {
   id: 'call-1',
   name: 'Assistenza domiciliare 2026',
@@ -84,7 +75,7 @@ const parse = (csv: string) => Papa.parse<string[]>(csv.trim(), { delimiter: ';'
 
 describe('MyPay import CSV (reference.md)', () => {
   it('has the 22 columns in the reference order, a header, ; separators, dot amounts and yyyy-MM-dd dates', () => {
-    const csv = mypayCsv([mypayCsvRow(position(), payer, call, configuration)]);
+    const csv = mypayCsv([mypayCsvRow(position(), payer, call, mypayConfiguration)]);
     const [header, row] = parse(csv);
     expect(csv.split('\r\n')[0]).toBe(
       'IUD;codIuv;tipoIdentificativoUnivoco;codiceIdentificativoUnivoco;anagraficaPagatore;indirizzoPagatore;civicoPagatore;capPagatore;localitaPagatore;provinciaPagatore;nazionePagatore;mailPagatore;dataEsecuzionePagamento;importoDovuto;commissioneCaricoPa;tipoDovuto;tipoVersamento;causaleVersamento;datiSpecificiRiscossione;bilancio;flagGeneraIuv;azione',
@@ -121,7 +112,7 @@ describe('MyPay import CSV (reference.md)', () => {
 
   it('quotes a value holding the separator or a quote as MyPay4 reads it back: `\\"`, never `""` (ImportFlussoTaskService.cleanDoubleQuote)', () => {
     const odd = { ...payer, lastName: 'D’Amico; detta "Nina"', firstName: 'Niccolò', address: 'Via dell’Università' };
-    const csv = mypayCsv([mypayCsvRow(position(), odd, call, configuration)]);
+    const csv = mypayCsv([mypayCsvRow(position(), odd, call, mypayConfiguration)]);
     expect(csv).toContain('"D’Amico; detta \\"Nina\\" Niccolò"');
     expect(csv).not.toContain('""Nina""');
     const { row, syntax } = readImportLine(csv.split('\r\n')[1]!, '1_3');
@@ -133,8 +124,8 @@ describe('MyPay import CSV (reference.md)', () => {
   it('reads back the rows of its own CSV as written, quotes and separators inside a value included (the rows Rielabora asks MyPay about one by one)', () => {
     const odd = { ...payer, lastName: 'D’Amico; detta "Nina"', firstName: 'Niccolò', address: 'Via "Roma"; 3' };
     const rows = [
-      mypayCsvRow(position(), odd, call, configuration),
-      mypayCsvRow(position(1234, { iud: 'P2026031B' }), payer, call, configuration),
+      mypayCsvRow(position(), odd, call, mypayConfiguration),
+      mypayCsvRow(position(1234, { iud: 'P2026031B' }), payer, call, mypayConfiguration),
     ];
     expect(mypayCsvRows(mypayCsv(rows))).toEqual(rows);
   });
@@ -162,7 +153,7 @@ describe('MyPay import CSV (reference.md)', () => {
       ],
       now: '2026-03-10T10:00:00.000Z',
     }).create;
-    const sent = mypayCsvRow(created!, { ...payer, address: 'Via "Roma"; scala B' }, girasole, configuration);
+    const sent = mypayCsvRow(created!, { ...payer, address: 'Via "Roma"; scala B' }, girasole, mypayConfiguration);
     expect(heldBackReasons(sent)).toEqual([]);
     const { row, syntax } = readImportLine(mypayCsv([sent]).split('\r\n')[1]!, '1_3');
     expect(syntax).toEqual([]);
@@ -178,13 +169,13 @@ describe('MyPay import CSV (reference.md)', () => {
 
   it('holds back a text with an odd number of quotes, which MyPay cannot split right', () => {
     expect(
-      heldBackReasons(mypayCsvRow(position(), { ...payer, address: 'Via 5" pollici' }, call, configuration)),
+      heldBackReasons(mypayCsvRow(position(), { ...payer, address: 'Via 5" pollici' }, call, mypayConfiguration)),
     ).toEqual(['il campo indirizzo contiene un numero dispari di virgolette ("), che MyPay non sa leggere']);
   });
 
   it('sends a payer of MB, BT or SU without the province, which MyPay’s own table lacks (mypay4-db provincia.csv), and MyPay takes the row', () => {
     for (const province of ['mb', 'BT', 'SU']) {
-      const row = mypayCsvRow(position(), { ...payer, country: province, city: 'Monza' }, call, configuration);
+      const row = mypayCsvRow(position(), { ...payer, country: province, city: 'Monza' }, call, mypayConfiguration);
       expect(row.provinciaPagatore).toBe('');
       expect(heldBackReasons(row)).toEqual([]);
       expect(
@@ -195,8 +186,10 @@ describe('MyPay import CSV (reference.md)', () => {
     expect(
       validateRow(
         {
-          ...readImportLine(mypayCsv([mypayCsvRow(position(), payer, call, configuration)]).split('\r\n')[1]!, '1_3')
-            .row,
+          ...readImportLine(
+            mypayCsv([mypayCsvRow(position(), payer, call, mypayConfiguration)]).split('\r\n')[1]!,
+            '1_3',
+          ).row,
           provinciaPagatore: 'MB',
         },
         undefined,
@@ -205,12 +198,12 @@ describe('MyPay import CSV (reference.md)', () => {
     ).toBe('|PAA_IMPORT_SINTASSI_CSV_PROV');
     // Abroad, the province is the payer's own (MyPay checks it only for IT).
     expect(
-      mypayCsvRow(position(), { ...payer, country: 'MB', nation: 'CH' }, call, configuration).provinciaPagatore,
+      mypayCsvRow(position(), { ...payer, country: 'MB', nation: 'CH' }, call, mypayConfiguration).provinciaPagatore,
     ).toBe('MB');
   });
 
   it('holds back a past due date where the tipo dovuto requires one (insert_mygov_dovuto: PAA_IMPORT_DATA_SCADENZA_PAGAMENTO_OBBLIGATORIA); the due day itself goes', () => {
-    const row = mypayCsvRow(position(), payer, call, configuration); // due 2026-03-31
+    const row = mypayCsvRow(position(), payer, call, mypayConfiguration); // due 2026-03-31
     const rules = { dueDateRequired: true, applicationCode: '01' };
     expect(heldBackReasons(row, { ...rules, today: '2026-04-01' })).toEqual([
       'la scadenza 31/03/2026 è già passata: MyPay non accetta una scadenza passata per questo tipo dovuto (scadenza obbligatoria)',
@@ -228,7 +221,7 @@ describe('MyPay import CSV (reference.md)', () => {
       }),
       payer,
       call,
-      configuration,
+      mypayConfiguration,
     );
     expect(heldBackReasons(cancel, { ...rules, today: '2026-04-01' })).toEqual([]);
     // The simulator refuses it as MyPay does.
@@ -247,7 +240,7 @@ describe('MyPay import CSV (reference.md)', () => {
     });
     const cancelled = withAmount(exported, 0, {}, '2026-03-20T10:00:00.000Z').after;
     expect(cancelled).toMatchObject({ importoDovuto: 0, annullato: true, azione: 'A' });
-    const row = mypayCsvRow(cancelled, payer, call, configuration);
+    const row = mypayCsvRow(cancelled, payer, call, mypayConfiguration);
     expect([row.codIuv, row.azione, row.importoDovuto]).toEqual(['01000000001234519', 'A', '66.43']);
     expect(row.bilancio).toContain('<importo>66.43</importo>');
     expect(heldBackReasons(row)).toEqual([]);
@@ -259,7 +252,7 @@ describe('MyPay import CSV (reference.md)', () => {
     ).toBeNull();
     // The 0.00 row sent before: MyPay4 refuses it (PAA_IMPORT_SINTASSI_CSV_IMPORTO), so the portal holds back a
     // cancellation whose amount it never kept, saying what the office does instead.
-    const legacy = mypayCsvRow({ ...cancelled, importoAnnullato: undefined }, payer, call, configuration);
+    const legacy = mypayCsvRow({ ...cancelled, importoAnnullato: undefined }, payer, call, mypayConfiguration);
     expect(legacy.importoDovuto).toBe('0.00');
     expect(
       validateRow(
@@ -275,7 +268,7 @@ describe('MyPay import CSV (reference.md)', () => {
     // An entity whose application code differs from its segregation code, as MyPay4 holds both.
     const entity = { ...DEFAULT_ENTITY, segregationCode: '01', applicationCode: '02' };
     const iuv = mypayIuv('01', 7);
-    const change = mypayCsvRow(position(7000, { codIuv: iuv, azione: 'M' }), payer, call, configuration);
+    const change = mypayCsvRow(position(7000, { codIuv: iuv, azione: 'M' }), payer, call, mypayConfiguration);
     expect([change.codIuv, change.flagGeneraIuv, change.azione]).toEqual([iuv, 'true', 'M']);
     expect(heldBackReasons(change, { today: '2026-03-10', dueDateRequired: false, applicationCode: '02' })).toEqual([]);
     const held = { iuv, status: 'DA_PAGARE' } as never;
@@ -291,16 +284,16 @@ describe('MyPay import CSV (reference.md)', () => {
 
   it('checks an IUV made elsewhere (flagGeneraIuv=false) against the entity’s application code before sending', () => {
     const own = (codIuv: string, applicationCode: string | null) =>
-      heldBackReasons(mypayCsvRow(position(7000, { codIuv, azione: 'M' }), payer, call, configuration), {
+      heldBackReasons(mypayCsvRow(position(7000, { codIuv, azione: 'M' }), payer, call, mypayConfiguration), {
         today: '2026-03-10',
         dueDateRequired: false,
         applicationCode,
       });
     const base = `02${'5'.repeat(13)}`;
     const valid = base + checkDigits(`3${base}`);
-    expect(mypayCsvRow(position(7000, { codIuv: valid, azione: 'M' }), payer, call, configuration).flagGeneraIuv).toBe(
-      'false',
-    );
+    expect(
+      mypayCsvRow(position(7000, { codIuv: valid, azione: 'M' }), payer, call, mypayConfiguration).flagGeneraIuv,
+    ).toBe('false');
     expect(own(valid, '02')).toEqual([]);
     expect(own(valid, '07')).toEqual([
       `lo IUV ${valid} non inizia con il codice applicativo 07 dell’ente: MyPay non lo accetta come IUV dell’ente`,
@@ -318,7 +311,7 @@ describe('MyPay import CSV (reference.md)', () => {
       position(),
       { ...payer, lastName: 'X'.repeat(60), firstName: 'Y'.repeat(30) },
       call,
-      configuration,
+      mypayConfiguration,
     );
     expect(row.anagraficaPagatore).toHaveLength(70);
     expect([centsToDecimal(5), centsToDecimal(100), centsToDecimal(123456)]).toEqual(['0.05', '1.00', '1234.56']);
@@ -332,8 +325,8 @@ describe('MyPay import CSV (reference.md)', () => {
 
   it('refuses, naming row and field in Italian, what MyPay would refuse', () => {
     const bad = [
-      mypayCsvRow(position(), { ...payer, country: 'Roma', cap: '1'.repeat(17) }, call, configuration),
-      mypayCsvRow(position(), payer, call, { ...configuration, flgGeneraIuv: false }),
+      mypayCsvRow(position(), { ...payer, country: 'Roma', cap: '1'.repeat(17) }, call, mypayConfiguration),
+      mypayCsvRow(position(), payer, call, { ...mypayConfiguration, flgGeneraIuv: false }),
     ];
     let error: unknown;
     try {
@@ -351,7 +344,7 @@ describe('MyPay import CSV (reference.md)', () => {
 
   it('holds back, with an Italian reason, a row MyPay would refuse for the citizen’s data (ImportFlussoTaskService.java, Utilities.java)', () => {
     const reasons = (changes: Partial<Payer>, position_ = position()) =>
-      heldBackReasons(mypayCsvRow(position_, { ...payer, ...changes }, call, configuration));
+      heldBackReasons(mypayCsvRow(position_, { ...payer, ...changes }, call, mypayConfiguration));
     expect(reasons({})).toEqual([]);
     // A foreign postcode with letters, an ASCII civic number with a slash, a province of a foreign country: MyPay takes them.
     expect(reasons({ cap: 'SW1A1AA', addressNumber: '12/B bis', country: 'ZZ', nation: 'GB' })).toEqual([]);
@@ -371,7 +364,7 @@ describe('MyPay import CSV (reference.md)', () => {
 
   it('holds back a row with a text cell a spreadsheet would run (OWASP CSV injection), naming the field', () => {
     const reasons = (changes: Partial<Payer>) =>
-      heldBackReasons(mypayCsvRow(position(), { ...payer, ...changes }, call, configuration));
+      heldBackReasons(mypayCsvRow(position(), { ...payer, ...changes }, call, mypayConfiguration));
     expect(reasons({ address: '=HYPERLINK("http://evil.example","x")' })).toEqual([
       'il campo indirizzo inizia con =, +, -, @, una tabulazione o un a capo',
     ]);
@@ -386,7 +379,7 @@ describe('MyPay import CSV (reference.md)', () => {
     );
     expect(
       heldBackReasons(
-        mypayCsvRow(position(6643, { descrizione: "-1+1+cmd|' /C calc'!A0" }), payer, call, configuration),
+        mypayCsvRow(position(6643, { descrizione: "-1+1+cmd|' /C calc'!A0" }), payer, call, mypayConfiguration),
       ),
     ).toEqual(['il campo causale inizia con =, +, -, @, una tabulazione o un a capo']);
   });
@@ -398,7 +391,7 @@ describe('MyPay import CSV (reference.md)', () => {
 
 describe('MyPay ZIP', () => {
   it('is named <codIPA>-<IUF>-<version>.zip, holds the CSV named as the ZIP, and carries the MD5 of its bytes', () => {
-    const csv = mypayCsv([mypayCsvRow(position(), payer, call, configuration)]);
+    const csv = mypayCsv([mypayCsvRow(position(), payer, call, mypayConfiguration)]);
     const zipName = flowFileName('c_h501', 'SERVIZI_SOCIALI_202603_1');
     expect(zipName).toBe('c_h501-SERVIZI_SOCIALI_202603_1-1_3.zip');
     const zip = mypayImportZip(zipName, strToU8(csv));
@@ -411,7 +404,7 @@ describe('MyPay ZIP', () => {
 
 describe('configuration schema (part 2 §5: all eight required)', () => {
   it('accepts a complete configuration', () => {
-    expect(configurationSchema.parse(configuration)).toEqual(configuration);
+    expect(configurationSchema.parse(mypayConfiguration)).toEqual(mypayConfiguration);
   });
 
   it('says "Il campo non può essere vuoto!" for every empty field and checks the fixed values', () => {
@@ -425,11 +418,11 @@ describe('configuration schema (part 2 §5: all eight required)', () => {
       tipoVersamento: '',
     });
     const byField = Object.fromEntries(empty.error!.issues.map((issue) => [issue.path[0], issue.message]));
-    expect(Object.keys(byField).sort()).toEqual([...Object.keys(configuration)].sort());
+    expect(Object.keys(byField).sort()).toEqual([...Object.keys(mypayConfiguration)].sort());
     expect(new Set(Object.values(byField))).toEqual(new Set(['Il campo non può essere vuoto!']));
 
     const wrong = configurationSchema.safeParse({
-      ...configuration,
+      ...mypayConfiguration,
       azione: 'X',
       tipoIdentificativoUnivoco: 'P',
       datiSpecificiRiscossione: 'x'.repeat(141),
@@ -445,17 +438,20 @@ describe('configuration schema (part 2 §5: all eight required)', () => {
 
   it('lists what is missing from a stored configuration', () => {
     expect(checkConfiguration(null)).toMatchObject({ ok: false });
-    expect(checkConfiguration({ ...configuration, tipoDovuto: '' })).toEqual({ ok: false, missing: ['tipoDovuto'] });
+    expect(checkConfiguration({ ...mypayConfiguration, tipoDovuto: '' })).toEqual({
+      ok: false,
+      missing: ['tipoDovuto'],
+    });
   });
 
   it('the export reads a stored configuration as the form and the API check it (the same fields refused, the same values trimmed)', () => {
     const candidates: Record<string, unknown>[] = [
-      configuration,
-      { ...configuration, codUfficio: '  UFF1  ', azione: ' M ' },
-      { ...configuration, azione: 'X', tipoIdentificativoUnivoco: 'P' },
-      { ...configuration, datiSpecificiRiscossione: 'x'.repeat(141), tipoDovuto: 'x'.repeat(64) },
-      { ...configuration, flgGeneraIuv: 'true', tipoVersamento: '   ' },
-      { ...configuration, codeConfig: 12 },
+      mypayConfiguration,
+      { ...mypayConfiguration, codUfficio: '  UFF1  ', azione: ' M ' },
+      { ...mypayConfiguration, azione: 'X', tipoIdentificativoUnivoco: 'P' },
+      { ...mypayConfiguration, datiSpecificiRiscossione: 'x'.repeat(141), tipoDovuto: 'x'.repeat(64) },
+      { ...mypayConfiguration, flgGeneraIuv: 'true', tipoVersamento: '   ' },
+      { ...mypayConfiguration, codeConfig: 12 },
       {},
     ];
     for (const candidate of candidates) {

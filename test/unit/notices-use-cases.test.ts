@@ -25,42 +25,27 @@ import {
   sequentialIds,
   tickingClock,
 } from '../support/in-memory.ts';
+import { exportedPosition } from '../support/position-records.ts';
 
 /** The notices' use cases on in-memory positions, users, flows and PDFs: what a citizen and an operator would notice. */
 function position(n: number, fields: Partial<PositionRecord> = {}): PositionRecord {
   const iud = `P202611${String(n).padStart(28, '0')}`;
-  return {
+  return exportedPosition('2026-11-01T00:00:00.000Z', {
     id: iud,
     iud,
-    callId: 'call-1',
     userId: `user-${n}`,
-    fiscalCode: 'RSSMRA85C52H501N',
     cognome: `Cognome${n}`,
     nome: 'Anna',
     mese: 11,
-    anno: 2026,
     titolo: 'Assistenza – Novembre 2026',
     descrizione: `Quota Novembre 2026 Assistenza - Cognome${n} Anna`,
     importoDovuto: 1000 + n,
-    importoTotalePagato: 0,
-    isPagato: false,
-    annullato: false,
     codIuv: `0100000000000${String(n).padStart(4, '0')}`,
     nav: `30100000000000${String(n).padStart(4, '0')}`,
     dataScadenza: '2026-11-30',
-    azione: 'I',
-    statoExport: 'ESPORTATA',
-    lastExportError: null,
-    isEmailSent: false,
-    dataIsEmailSent: null,
-    ioId: null,
-    dataEsitoSingoloPagamento: null,
-    createdAt: '2026-11-01T00:00:00.000Z',
-    updatedAt: '2026-11-01T00:00:00.000Z',
     version: 1,
-    iseeId: null,
     ...fields,
-  } as PositionRecord;
+  });
 }
 
 function setup(

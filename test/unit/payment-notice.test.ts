@@ -6,11 +6,11 @@ import { textWidth } from '../../functions/adapters/pdf/simple-pdf.ts';
 import {
   NOTICE_TEXTS,
   NoticeDataError,
-  noticeAmount,
   pagoPaNotice,
   type NoticeCreditor,
 } from '../../functions/domain/payment-notice.ts';
 import { renderFirstPage } from '../support/pdf-render.ts';
+import { formatAmountCents } from '../../functions/domain/money.ts';
 import { gpdNotices } from '../../functions/adapters/gpd/notices.ts';
 import type { PositionRecord } from '../../functions/domain/debt-positions.ts';
 import type { Position } from '../../functions/domain/payments.ts';
@@ -164,9 +164,9 @@ describe('the pagoPA notice of a GPD position', { timeout: 60_000 }, () => {
   });
 
   it('writes euros from cents with Italian separators', () => {
-    expect(noticeAmount(1)).toBe('0,01');
-    expect(noticeAmount(100)).toBe('1,00');
-    expect(noticeAmount(123456789)).toBe('1.234.567,89');
+    expect(formatAmountCents(1)).toBe('0,01');
+    expect(formatAmountCents(100)).toBe('1,00');
+    expect(formatAmountCents(123456789)).toBe('1.234.567,89');
   });
 });
 

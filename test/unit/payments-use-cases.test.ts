@@ -17,6 +17,7 @@ import { makeDebtSummaryUseCases } from '../../functions/payment-list/use-cases.
 import { SKIPPED_SHOWN } from '../../functions/domain/position-rules.ts';
 import { makeMonthSummaryRefresh } from '../../functions/payment-list/month-refresh.ts';
 import { makePaymentListProjection } from '../../functions/payment-list/projection.ts';
+import { mypayConfiguration } from '../support/configuration.ts';
 import { actors, memoryAudit, memoryMetrics, tickingClock } from '../support/in-memory.ts';
 import { memoryDebts } from '../support/in-memory-debts.ts';
 import { memoryPositionWriter } from '../support/in-memory-positions.ts';
@@ -24,21 +25,12 @@ import { runningExportsOf } from '../../functions/flows/running-exports.ts';
 import {
   edit as editTransition,
   isBatchable,
+  isHeld,
   isOpen,
   settle,
   type PositionsChanged,
 } from '../../functions/domain/positions/index.ts';
 
-const complete: Configuration = {
-  azione: 'I',
-  codUfficio: 'UFF01',
-  codeConfig: 'CFG01',
-  flgGeneraIuv: true,
-  tipoDovuto: 'SERVIZI_SOCIALI',
-  tipoIdentificativoUnivoco: 'F',
-  datiSpecificiRiscossione: '9/0101100IM/',
-  tipoVersamento: 'ALL',
-};
 const band: Band = {
   id: 'band-1',
   name: 'Fascia 2',
@@ -89,11 +81,7 @@ function memoryPositions(changed: PositionsChanged): PositionRepository & { all:
     hasOpenPositions: async (callId, period) => ofMonth(callId, period).some(isOpen),
     hasLiveCheckouts: async (callId, month, now) =>
       [...all.values()].some(
-        (p) =>
-          p.callId === callId &&
-          (!month || periodKey(p) === periodKey(month)) &&
-          Boolean(p.checkoutUntil) &&
-          p.checkoutUntil! > now,
+        (p) => p.callId === callId && (!month || periodKey(p) === periodKey(month)) && isHeld(p, new Date(now)),
       ),
   } satisfies PositionRepository & Record<string, unknown>;
   return repository;
@@ -158,7 +146,7 @@ function setup(
   let stored: StoredConfiguration | null =
     options.configuration === null
       ? null
-      : { values: options.configuration ?? complete, updatedAt: '2026-01-01T00:00:00.000Z' };
+      : { values: options.configuration ?? mypayConfiguration, updatedAt: '2026-01-01T00:00:00.000Z' };
   const audit = memoryAudit();
   const metrics = memoryMetrics();
   const clock = tickingClock('2026-03-10T09:00:00.000Z');
@@ -388,8 +376,8 @@ describe('generating the positions of a month', () => {
     });
   });
 
-  it('refuses an unknown call (404) and an incomplete configuration (400) before writing anything', async () => {
-    const t = setup({ configuration: { ...complete, tipoDovuto: '' } });
+  it('refuses an unknown call (404) and an inmypayConfiguration configuration (400) before writing anything', async () => {
+    const t = setup({ configuration: { ...mypayConfiguration, tipoDovuto: '' } });
     t.enrol(user('u1', 8000), 3);
     await expect(t.payments.generatePositions('nope', march, actors.operator)).rejects.toMatchObject({
       status: 404,
@@ -824,9 +812,9 @@ describe('configuration', () => {
   it('is null until saved; saving is audited with before and after', async () => {
     const t = setup({ configuration: null });
     expect(await t.configuration.getConfiguration()).toEqual({ configuration: null, updatedAt: null });
-    const saved = await t.configuration.updateConfiguration(complete, actors.operator);
-    expect(saved.configuration).toEqual(complete);
-    await t.configuration.updateConfiguration({ ...complete, tipoDovuto: 'ALTRO' }, actors.operator);
+    const saved = await t.configuration.updateConfiguration(mypayConfiguration, actors.operator);
+    expect(saved.configuration).toEqual(mypayConfiguration);
+    await t.configuration.updateConfiguration({ ...mypayConfiguration, tipoDovuto: 'ALTRO' }, actors.operator);
     expect(
       t.audit.entries.map((e) => [
         e.entity,

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { actors, portal, type Portal } from '../support/in-memory.ts';
+import { actors, portal, recordIsee, type Portal } from '../support/in-memory.ts';
 
 let app: Portal;
 let callId: string;
@@ -18,19 +18,7 @@ async function openCall(name = 'Assistenza domiciliare 2026') {
 /** The citizen's newest ISEE, recorded the way an operator upload does. */
 async function newestIsee(actor: typeof actors.citizen, state: 'LOADED' | 'VALIDATED') {
   const userId = await app.ensureCitizen(actor);
-  await app.isee.uploadUserIsee(
-    userId,
-    {
-      excludeVerification: state === 'VALIDATED',
-      document: state === 'LOADED' ? app.store.files.stage(actors.operator.sub) : null,
-      value: 8000,
-      year: 2026,
-      date: '2026-01-20',
-      protocollo: 'P',
-      scadenza: '2026-12-31',
-    },
-    actors.operator,
-  );
+  await recordIsee(app, userId, { value: 8000, verified: state === 'VALIDATED' });
 }
 
 beforeEach(async () => {

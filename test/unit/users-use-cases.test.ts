@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { NewUserInput } from '../../functions/domain/user-input.ts';
-import { actors, portal, type Portal } from '../support/in-memory.ts';
+import { actors, portal, recordIsee, type Portal } from '../support/in-memory.ts';
 
 const ettore: NewUserInput = {
   firstName: 'Ettore',
@@ -23,20 +23,7 @@ beforeEach(() => {
   app = portal();
 });
 
-const validatedIsee = (userId: string) =>
-  app.isee.uploadUserIsee(
-    userId,
-    {
-      excludeVerification: true,
-      document: null,
-      value: 100,
-      year: 2026,
-      date: '2026-01-20',
-      protocollo: 'P',
-      scadenza: '2026-12-31',
-    },
-    actors.operator,
-  );
+const validatedIsee = (userId: string) => recordIsee(app, userId, { value: 100 });
 
 describe('operators manage users', () => {
   it('registers a user (audited), and refuses the same fiscal code twice', async () => {
@@ -84,19 +71,7 @@ describe('operators manage users', () => {
     const user = await app.users.createUser(ettore, actors.operator);
     expect((await app.users.setUserStatus(user.id, true, actors.operator)).state).toBe('SUSPEND');
     expect((await app.users.setUserStatus(user.id, false, actors.operator)).state).toBe('VALIDATED');
-    await app.isee.uploadUserIsee(
-      user.id,
-      {
-        excludeVerification: false,
-        document: app.store.files.stage(actors.operator.sub),
-        value: 100,
-        year: 2026,
-        date: '2026-01-20',
-        protocollo: 'P',
-        scadenza: '2026-12-31',
-      },
-      actors.operator,
-    );
+    await recordIsee(app, user.id, { value: 100, verified: false });
     expect((await app.users.getUser(user.id)).state).toBe('LOADED');
     expect((await app.users.setUserStatus(user.id, true, actors.operator)).state).toBe('SUSPEND');
     expect((await app.users.setUserStatus(user.id, false, actors.operator)).state).toBe('LOADED');

@@ -1,4 +1,4 @@
-import { formatEuro, parseItalianAmount } from '@domain/money';
+import { amountFieldText, formatEuro, parseItalianAmount } from '@domain/money';
 
 /** Citizen value (part 2 §5): an optional plus, digits (thousands dots allowed), a comma and at most two decimals. */
 const CITIZEN_VALUE = /^\+?[\d.]*(,\d{0,2})?$/;
@@ -24,10 +24,9 @@ export function nowForInput(now = new Date()): string {
 export const euroOrDash = (value: number | null | undefined) =>
   value === null || value === undefined ? '—' : formatEuro(value);
 
-const euro = new Intl.NumberFormat('it-IT', { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: false });
 /** The text an amount field shows for an amount: 12345.6 → '12345,60'. */
 export const valueToText = (value: number | null | undefined) =>
-  value === null || value === undefined ? '' : euro.format(value);
+  value === null || value === undefined ? '' : amountFieldText(value);
 
 /** 'Rimozione ISEE': the question names the ISEE (year, value in euro, protocol when there is one). */
 export function deleteIseeQuestion(isee: { year: number; value: number; protocollo: string | null }): string {
