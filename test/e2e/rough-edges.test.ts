@@ -10,6 +10,7 @@ import { giveValidatedIsee, randomFiscalCode } from '../support/isee.ts';
 import { seedBigPaymentList } from '../support/payment-list-seed.ts';
 import { approvedSubscriber, exportMonth, operatorWithMyPay, storedPositions } from '../support/positions.ts';
 import { jobAnswer } from '../support/jobs.ts';
+import { signedInTabs } from '../support/signed-in-tabs.ts';
 
 /**
  * Issue 23, what operators, delegates and citizens tripped over, as they meet it in the browser: the call
@@ -43,51 +44,79 @@ let fullTimeFiscalCode = '';
 let listed: { id: string; name: string };
 
 beforeAll(async () => {
-  browser = await launchBrowser();
   operatorApi = await operatorWithMyPay();
-  call = (await openCall(operatorApi, `Bando ${LONG_WORD}`)).call;
-  // 40 hours a week at 7,20 € an hour: 1.152,00 € to 1.275,43 € a month, four digits before the comma.
-  fullTimeFiscalCode = (
-    await approvedSubscriber(operatorApi, call, { lastName: FULL_TIME, iseeValue: 8000, weeklyHour: 40 })
-  ).fiscalCode;
-  await approvedSubscriber(operatorApi, call, { lastName: PART_TIME, iseeValue: 8000, weeklyHour: 3 });
-  expect((await jobAnswer(operatorApi, `/api/calls/${call.id}/positions/generate`, OTHER)).json.created).toBe(2);
-  for (let i = 0; i < WAITING; i++) {
-    const user = await operatorApi.post('/api/users', {
-      firstName: 'Attesa',
-      lastName: `Inattesa${RUN}${'abcdefghijkl'[i]}`,
-      birthDate: '1980-01-01',
-      address: 'Via Roma',
-      addressNumber: '1',
-      cap: '00100',
-      city: 'Roma',
-      country: 'RM',
-      nation: 'IT',
-      municipioId: '1',
-      fiscalCode: randomFiscalCode(),
-    });
-    expect(user.status).toBe(201);
-    expect((await operatorApi.post(`/api/calls/${call.id}/enrolments`, { userId: user.json.id })).status).toBe(201);
-  }
-  // A payment list of 30 citizens, longer than the window.
-  listed = (await openCall(operatorApi, `Elenco ${RUN}`)).call;
-  await seedBigPaymentList(listed.id, PERIOD.anno, RUN, 30);
+  // The set-up's parts that do not need each other run side by side: their API round trips overlap.
+  [browser] = await Promise.all([
+    launchBrowser(),
+    (async () => {
+      call = (await openCall(operatorApi, `Bando ${LONG_WORD}`)).call;
+      // 40 hours a week at 7,20 € an hour: 1.152,00 € to 1.275,43 € a month, four digits before the comma.
+      fullTimeFiscalCode = (
+        await approvedSubscriber(operatorApi, call, { lastName: FULL_TIME, iseeValue: 8000, weeklyHour: 40 })
+      ).fiscalCode;
+      await approvedSubscriber(operatorApi, call, { lastName: PART_TIME, iseeValue: 8000, weeklyHour: 3 });
+      expect((await jobAnswer(operatorApi, `/api/calls/${call.id}/positions/generate`, OTHER)).json.created).toBe(2);
+      const waiting = await Promise.all(
+        Array.from({ length: WAITING }, (_, i) =>
+          operatorApi.post('/api/users', {
+            firstName: 'Attesa',
+            lastName: `Inattesa${RUN}${'abcdefghijkl'[i]}`,
+            birthDate: '1980-01-01',
+            address: 'Via Roma',
+            addressNumber: '1',
+            cap: '00100',
+            city: 'Roma',
+            country: 'RM',
+            nation: 'IT',
+            municipioId: '1',
+            fiscalCode: randomFiscalCode(),
+          }),
+        ),
+      );
+      // One enrolment after another, as an operator enrols them.
+      for (const user of waiting) {
+        expect(user.status).toBe(201);
+        expect((await operatorApi.post(`/api/calls/${call.id}/enrolments`, { userId: user.json.id })).status).toBe(201);
+      }
+    })(),
+    (async () => {
+      // A payment list of 30 citizens, longer than the window.
+      listed = (await openCall(operatorApi, `Elenco ${RUN}`)).call;
+      await seedBigPaymentList(listed.id, PERIOD.anno, RUN, 30);
+    })(),
+  ]);
 }, 180_000);
 afterAll(() => browser?.close());
 
-async function operatorPage(width = 1280, height = 900) {
-  const page = await newPage(browser, width);
-  await page.setViewportSize({ width, height });
-  await signInAs(page, 'Laura Bianchi — Operatrice');
-  await page.getByRole('button', { name: 'Ho capito' }).click();
-  return page;
-}
+/** The operator's one tab for the file, its cookie bar dismissed when it opens, sized for the test. */
+const tabOf = signedInTabs(
+  () => browser,
+  (page) => page.getByRole('button', { name: 'Ho capito' }).click(),
+);
+const operatorPage = (width = 1280, height = 900) => tabOf('Laura Bianchi — Operatrice', { width, height });
 
 /** The floating elements a person sees over the page: the cookie bar and 'Torna su'. */
 const floating = (page: Page) => [
   { name: 'la barra dei cookie', element: page.getByRole('region', { name: 'Informativa sui cookie' }) },
   { name: '«Torna su»', element: page.getByRole('button', { name: 'Torna su' }) },
 ];
+
+/**
+ * Where a floating element is at this moment, in one round trip to the browser: for each element the locator
+ * finds (none when it is not rendered), whether it is visible (a box, not visibility: hidden, as isVisible), whether
+ * it holds the focus itself (the bar's own button), and its box.
+ */
+const floatingNow = (element: Locator) =>
+  element.evaluateAll((found) =>
+    found.map((e) => {
+      const { x, y, width, height } = e.getBoundingClientRect();
+      return {
+        visible: width > 0 && height > 0 && getComputedStyle(e).visibility !== 'hidden',
+        itself: e.contains(document.activeElement),
+        box: { x, y, width, height },
+      };
+    }),
+  );
 
 type Box = { x: number; y: number; width: number; height: number };
 const overlap = (a: Box, b: Box) =>
@@ -133,24 +162,19 @@ async function tabUntil(page: Page, target: Locator, within?: Locator) {
     await page.keyboard.press('Tab');
     const focused = await settledFocus(page);
     if (!focused) continue;
-    // The questions about one stop are asked at once: their round trips to the browser overlap instead of queuing.
+    // The questions about one stop are asked at once, each in one round trip: they overlap instead of queuing.
     const shown = floating(page);
-    const [inside, reached, ...visible] = await Promise.all([
+    const [inside, reached, where] = await Promise.all([
       within ? hasFocus(within) : true,
       target.evaluate((e) => e === document.activeElement),
-      ...shown.map(({ element }) => element.isVisible()),
+      Promise.all(shown.map(({ element }) => floatingNow(element))),
     ]);
     if (inside && focused.box.width > 0) {
-      const checked = await Promise.all(
-        shown
-          .filter((_, index) => visible[index])
-          .map(async ({ name, element }) => {
-            const [itself, box] = await Promise.all([hasFocus(element), element.boundingBox()]);
-            return { name, itself, box: box! };
-          }),
-      );
       // Shown, and not itself (or the bar's own button) the focused control.
-      for (const { name, box } of checked.filter(({ itself }) => !itself)) {
+      const checked = shown.flatMap(({ name }, index) =>
+        where[index].filter(({ visible, itself }) => visible && !itself).map(({ box }) => ({ name, box })),
+      );
+      for (const { name, box } of checked) {
         expect(overlap(focused.box, box), `${focused.name} sotto ${name}`).toBe(false);
         checkedUnderFloating += 1;
       }
@@ -167,7 +191,8 @@ async function tabUntil(page: Page, target: Locator, within?: Locator) {
 async function mouseReachesEach(page: Page, controls: Locator) {
   const backToTop = page.getByRole('button', { name: 'Torna su' });
   let checked = 0;
-  for (let i = 0; i < (await controls.count()); i++) {
+  const count = await controls.count();
+  for (let i = 0; i < count; i++) {
     const control = controls.nth(i);
     await control.evaluate((e) => {
       const { bottom } = e.getBoundingClientRect();

@@ -5,6 +5,7 @@ import { inject } from '../support/stack-context.ts';
 import { as } from '../support/api.ts';
 import { launchBrowser, newPage, screenshot, signInAs } from '../support/browser.ts';
 import { randomFiscalCode } from '../support/isee.ts';
+import { signedInTabs } from '../support/signed-in-tabs.ts';
 
 /**
  * Issue 13, what a person notices in the browser: no CSP error in the console, the visible text of a
@@ -20,6 +21,9 @@ let longServiceId = '';
 /** A surname of this run only (letters), shared by the users of the 'Torna su' test: their list is theirs alone. */
 const SURNAME = `Scorrimento${RUN.replace(/\d/g, (d) => 'abcdefghij'[Number(d)])}`;
 const LISTED_USERS = 12;
+const OPERATOR = 'Laura Bianchi — Operatrice';
+/** The operator's one tab for the file (test/support/signed-in-tabs.ts), sized for each test. */
+const tabOf = signedInTabs(() => browser);
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -129,8 +133,7 @@ describe('the portal in the browser', () => {
     expect(await widthOf(citizen)).toBeLessThanOrEqual(390);
     await screenshot(citizen, 'long-name-service-calls-390');
 
-    const operator = await newPage(browser, 390);
-    await signInAs(operator, 'Laura Bianchi — Operatrice');
+    const operator = await tabOf(OPERATOR, { width: 390, height: 900 });
     await operator.goto(`${appUrl()}/servizi/visualizza_servizio?id=${encodeURIComponent(longServiceId)}`);
     await operator.getByRole('heading', { level: 1, name: LONG_NAME }).waitFor();
     expect(await widthOf(operator)).toBeLessThanOrEqual(390);
@@ -162,10 +165,10 @@ describe('the portal in the browser', () => {
   // At 1280 px the button sits in the page's margin, beside the rows' actions; at 768 px it floats over them,
   // and only the page's lift keeps a focused action visible.
   it.each([1280, 768])('keeps a focused control clear of the floating "Torna su" button at %i px', async (width) => {
-    const page = await newPage(browser);
-    await signInAs(page, 'Laura Bianchi — Operatrice');
-    await page.getByRole('button', { name: 'Ho capito' }).click();
-    await page.setViewportSize({ width, height: 420 });
+    const page = await tabOf(OPERATOR, { width, height: 420 });
+    // The cookie bar, until the operator's tab has dismissed it once.
+    const cookies = page.getByRole('button', { name: 'Ho capito' });
+    if (await cookies.isVisible()) await cookies.click();
     await page.goto(`${appUrl()}/lista_utenti?lastName=${SURNAME}`);
     const table = page.getByRole('region', { name: 'Elenco degli utenti' });
     const rows = table
@@ -216,8 +219,7 @@ describe('the portal in the browser', () => {
   });
 
   it('shows the focus ring of a field at once, as for a button', async () => {
-    const page = await newPage(browser);
-    await signInAs(page, 'Laura Bianchi — Operatrice');
+    const page = await tabOf(OPERATOR);
     await page.goto(`${appUrl()}/fasce/nuova_fascia`);
     const field = page.getByRole('textbox').first();
     await field.waitFor();
