@@ -143,8 +143,10 @@ describe('a call from its creation to a citizen’s request', () => {
   });
 
   it('an anonymous visitor sees it on the board and is asked to sign in to apply', async () => {
+    // One anonymous tab, narrowed for the second round.
+    const visitor = await newPage(browser);
     for (const width of [1280, 390]) {
-      const visitor = await newPage(browser, width);
+      await visitor.setViewportSize({ width, height: 900 });
       await visitor.goto(appUrl());
       const board = visitor.getByRole('region', { name: 'Bacheca' });
       await board.getByRole('heading', { name: CALL }).waitFor();
@@ -165,8 +167,8 @@ describe('a call from its creation to a citizen’s request', () => {
         .waitFor();
       await screenshot(visitor, `call-public-${width}`);
       await expectAccessible(visitor);
-      await visitor.context().close();
     }
+    await visitor.context().close();
   });
 
   it('a citizen finds it through the service, applies with a file and follows the request', async () => {

@@ -129,9 +129,10 @@ describe('Invia a MyPay and Flussi MyPay', () => {
     expect(await dialog.innerText()).not.toContain('PAA_');
     await dialog.getByRole('button', { name: 'Chiudi' }).click();
 
+    // The same signed-in tab at both widths.
     for (const width of [1280, 390]) {
-      const narrow = width === 390 ? await newPage(browser, 390) : page;
-      if (width === 390) await signInAs(narrow, 'Laura Bianchi — Operatrice');
+      const narrow = page;
+      await narrow.setViewportSize({ width, height: 900 });
       await narrow.goto(`${inject('appUrl')}/flussi_mypay?descrizione=${encodeURIComponent(call.name)}`);
       const row = narrow.getByRole('row', { name: new RegExp(call.name) });
       await row.getByText('Errore flusso', { exact: true }).waitFor();
@@ -139,8 +140,8 @@ describe('Invia a MyPay and Flussi MyPay', () => {
       expect(await row.innerText()).not.toMatch(/PAA_|IMPORT_/);
       await screenshot(narrow, `flows-mypay-failed-${width}`);
       await expectAccessible(narrow);
-      if (width === 390) await narrow.context().close();
     }
+    await page.setViewportSize({ width: 1280, height: 900 });
     const row = page.getByRole('row', { name: new RegExp(call.name) });
     await row.getByRole('button', { name: `Rielabora il flusso ${call.name}` }).click();
     await row.getByText('Flusso approvato').waitFor({ timeout: 30_000 });
@@ -206,15 +207,15 @@ describe('Invia a MyPay and Flussi MyPay', () => {
     await dialog.getByText(/numero civico “12°”/).waitFor();
     await screenshot(page, 'flows-send-held-back');
     await dialog.getByRole('button', { name: 'Chiudi' }).click();
-    const narrow = await newPage(browser, 390);
-    await signInAs(narrow, 'Laura Bianchi — Operatrice');
+    const narrow = page;
+    await narrow.setViewportSize({ width: 390, height: 900 });
     await narrow.goto(`${inject('appUrl')}/flussi_mypay?descrizione=${encodeURIComponent(call.name)}`);
     const row = narrow.getByRole('row', { name: new RegExp(call.name) });
     await row.getByText('2 posizioni trattenute: dati da correggere prima dell’invio').click();
     await row.getByText(/il campo indirizzo inizia con =/).waitFor();
     await screenshot(narrow, 'flows-held-back-390');
     await expectAccessible(narrow);
-    await narrow.context().close();
+    await narrow.setViewportSize({ width: 1280, height: 900 });
   });
 
   it('a month with nothing new to send lists no flow: the dialog says so', async () => {

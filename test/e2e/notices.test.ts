@@ -206,8 +206,9 @@ describe('IO notices on the payment rows', () => {
   });
 
   it('still on its way: "In consegna su IO" with Verifica, which reads it once IO has processed it; the same at 390 px', async () => {
-    const phone = await newPage(browser, 390);
-    await signInAs(phone, 'Laura Bianchi — Operatrice');
+    // The operator's signed-in tab, narrowed to a phone's width.
+    const phone = page;
+    await phone.setViewportSize({ width: 390, height: 900 });
     const row = await openRecord(phone, people.slow.userId);
     await row.getByRole('button', { name: /^Invio avviso su IO/ }).click();
     const dialog = phone.getByRole('dialog', { name: 'Invio avviso su IO' });
@@ -227,6 +228,6 @@ describe('IO notices on the payment rows', () => {
     await openRecord(phone, people.noIo.userId);
     await phone.getByRole('heading', { name: 'Pagamenti' }).scrollIntoViewIfNeeded();
     await phone.screenshot({ path: path.join(SCREENSHOTS, 'io-refused-row-390.png') });
-    await phone.context().close();
+    await phone.setViewportSize({ width: 1280, height: 900 });
   });
 });
