@@ -8,13 +8,16 @@
  * theme token (`<View padding="medium">` → `var(--amplify-space-medium)`), for the token groups style props
  * map to. This module is built from `createTheme(theme)` (web/src/theme.ts, whose CSS variables theme.css
  * sets) with just those: the breakpoints and the token tree without component tokens, each token reduced to
- * its value. Nothing is computed in the browser.
+ * its value. Nothing is computed in the browser. The primitives' responsive helpers, which imported Amplify's
+ * whole default theme for its breakpoint names, get those names built here too.
  */
 import type { Plugin } from 'vite';
 import { theme } from './src/theme.ts';
 
 const THEME_CONTEXT = '/@aws-amplify/ui-react/dist/esm/components/ThemeProvider/ThemeContext.mjs';
 const USE_THEME = '/@aws-amplify/ui-react/dist/esm/hooks/useTheme.mjs';
+const RESPONSIVE_UTILS = '/@aws-amplify/ui-react/dist/esm/primitives/shared/responsive/utils.mjs';
+const DEFAULT_THEME_IMPORT = "import { defaultTheme } from '@aws-amplify/ui';";
 
 /**
  * Amplify's useTheme with the same exports, whose fallback (no context value) is the built theme instead of
@@ -58,6 +61,22 @@ export async function staticThemeContextSource(): Promise<string> {
   ].join('\n');
 }
 
+/**
+ * The primitives' responsive helpers import Amplify's whole default theme (every component's tokens, ~20 KB
+ * gzipped in the first load) only to read the names of its breakpoints: those names, taken at build time.
+ */
+export async function responsiveUtilsSource(original: string): Promise<string> {
+  if (!original.includes(DEFAULT_THEME_IMPORT)) {
+    throw new Error(`${RESPONSIVE_UTILS}: Amplify no longer imports its default theme as expected; review this plugin`);
+  }
+  const { defaultTheme } = await import('@aws-amplify/ui');
+  const built = { breakpoints: { values: defaultTheme.breakpoints.values } };
+  return original.replace(
+    DEFAULT_THEME_IMPORT,
+    `// Replaced by web/static-theme-context.ts: the default theme's breakpoints, built at build time.\nconst defaultTheme = ${JSON.stringify(built)};`,
+  );
+}
+
 export function staticThemeContext(): Plugin {
   return {
     name: 'portal:static-amplify-theme-context',
@@ -67,6 +86,10 @@ export function staticThemeContext(): Plugin {
       if (file.endsWith(THEME_CONTEXT)) return staticThemeContextSource();
       if (file.endsWith(USE_THEME)) return useThemeSource;
       return null;
+    },
+    async transform(code, id) {
+      const file = id.split('?')[0].replaceAll('\\', '/');
+      return file.endsWith(RESPONSIVE_UTILS) ? responsiveUtilsSource(code) : null;
     },
   };
 }

@@ -1,6 +1,9 @@
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { defaultTheme } from '@aws-amplify/ui';
 import { createTheme } from '@aws-amplify/ui-react';
 import { describe, expect, it } from 'vitest';
-import { staticThemeContextSource } from '../../web/static-theme-context.ts';
+import { responsiveUtilsSource, staticThemeContextSource } from '../../web/static-theme-context.ts';
 import { theme } from '../../web/src/theme.ts';
 
 type Tree = { [key: string]: unknown };
@@ -45,4 +48,24 @@ describe("Amplify's theme context built at build time (web/static-theme-context.
     expect(built.tokens.components).toBeUndefined();
     expect(source).not.toMatch(/createTheme|@aws-amplify/);
   }, 60_000);
+});
+
+describe("Amplify's responsive helpers without the default theme (web/static-theme-context.ts)", () => {
+  const file = fileURLToPath(
+    new URL(
+      '../../node_modules/@aws-amplify/ui-react/dist/esm/primitives/shared/responsive/utils.mjs',
+      import.meta.url,
+    ),
+  );
+
+  it("read the default theme's breakpoints from a value built at build time, not from the whole theme", async () => {
+    const source = await responsiveUtilsSource(fs.readFileSync(file, 'utf8'));
+    expect(source).not.toMatch(/@aws-amplify\/ui'/);
+    const built = /const defaultTheme = (\{.*\});/.exec(source)![1];
+    expect(JSON.parse(built)).toEqual({ breakpoints: { values: defaultTheme.breakpoints.values } });
+  });
+
+  it('stop the build when Amplify changes how it imports the theme', async () => {
+    await expect(responsiveUtilsSource('export const x = 1;')).rejects.toThrow(/review this plugin/);
+  });
 });

@@ -1,8 +1,9 @@
 import { Pagination } from '@aws-amplify/ui-react';
 import { useCallback, useEffect, useReducer } from 'react';
+import type { QueryKey } from '@tanstack/react-query';
 import type { Page } from '@/lib/api';
+import { useApiQuery, type AsyncState } from '@/lib/queries';
 import { cursorPagesReducer, cursorPagesView, initialCursorPages } from './cursor-pages';
-import { useAsync, type AsyncState } from './use-async';
 
 export interface CursorPaginationProps {
   /** 1-based index of the page shown. */
@@ -67,23 +68,24 @@ export interface CursorList<T, E extends object = object> extends Omit<AsyncStat
 }
 
 /**
- * One page of a cursor-paged API list, with the pagination that walks it. `fetchPage` receives the
- * cursor of the page to load (null for the first). Changing `resetKey` (e.g. the filters) goes back to
- * the first page. A page past the first that comes back empty (the API offered a cursor but nothing
- * was left, or its rows were just deleted) sends the list back one page.
+ * One page of a cursor-paged API list, with the pagination that walks it. `key` names the list and every
+ * input of `fetchPage` (e.g. its filters); `fetchPage` receives the cursor of the page to load (null for the
+ * first). Changing `key` goes back to the first page. A page past the first that comes back empty (the API
+ * offered a cursor but nothing was left, or its rows were just deleted) sends the list back one page.
  */
 export function useCursorList<T, E extends object = object>(
+  key: QueryKey,
   fetchPage: (cursor: string | null) => Promise<Page<T> & E>,
-  options: { resetKey?: string } = {},
 ): CursorList<T, E> {
   const [state, dispatch] = useReducer(cursorPagesReducer, initialCursorPages);
   const cursor = state.cursors[state.index] ?? null;
   const index = state.index;
-  const query = useAsync(async () => ({ index, page: await fetchPage(cursor) }), [index, cursor, options.resetKey]);
+  const resetKey = JSON.stringify(key);
+  const query = useApiQuery([...key, { index, cursor }], async () => ({ index, page: await fetchPage(cursor) }));
 
   useEffect(() => {
     dispatch({ type: 'reset' });
-  }, [options.resetKey]);
+  }, [resetKey]);
 
   const current = query.data && query.data.index === index ? query.data.page : undefined;
   const isEmptyLaterPage = !query.isLoading && current !== undefined && current.items.length === 0 && index > 0;

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import type { To } from 'react-router';
 import { ErrorState } from './error-state';
 import { LoadingState } from './loading-state';
-import type { AsyncState } from './use-async';
+import type { AsyncState } from '@/lib/queries';
 
 export interface RecordContentProps<T extends { id: string }> {
   /** The record's id from the address (`?range=`, `?id=`, `?citizen=`). */

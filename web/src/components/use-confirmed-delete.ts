@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useFlashMessage } from './page-alert';
-import type { AsyncAction } from './use-async';
+import type { AsyncAction } from '@/lib/queries';
 
 /**
  * The list pages' delete: ask with a confirmation dialog, delete, then show the outcome for 4 seconds —

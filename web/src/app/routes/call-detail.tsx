@@ -8,7 +8,7 @@ import { ConfirmDialog } from '@/components/dialog';
 import { ErrorState } from '@/components/error-state';
 import { LoadingState } from '@/components/loading-state';
 import { PageAlert, useFlashMessage } from '@/components/page-alert';
-import { useAsyncAction } from '@/components/use-async';
+import { useApiMutation } from '@/lib/queries';
 import { useAuth } from '@/lib/auth';
 import { platformFieldLabels } from '@/lib/platform';
 import { paths } from '@/config/paths';
@@ -35,7 +35,7 @@ export function CallDetailPage() {
   const navigate = useNavigate();
   const id = params.get('id');
   const call = useCall(id);
-  const remove = useAsyncAction(deleteCall);
+  const remove = useApiMutation(deleteCall);
   const flash = useFlashMessage();
   const [confirming, setConfirming] = useState(false);
   // Each ISEE refresh from INPS that ends: the subscribers' table is read again.

@@ -1,4 +1,4 @@
-import { useAsync } from '@/components/use-async';
+import { useApiQuery } from '@/lib/queries';
 import { countIseesToVerify } from '@/features/isee/api/count-isees-to-verify';
 import { countOpenTickets } from '@/features/tickets/api/count-open-tickets';
 import { countLoadedUsers } from '@/features/users/api/count-loaded-users';
@@ -12,13 +12,13 @@ export function useDashboardCounts({ openTickets = false }: { openTickets?: bool
   loadedUsers?: number;
   openTickets?: number;
 } {
-  const counts = useAsync(async () => {
+  const counts = useApiQuery(['dashboard-counts', openTickets], async () => {
     const [isee, users, tickets] = await Promise.all([
       countIseesToVerify(),
       countLoadedUsers(),
       openTickets ? countOpenTickets() : undefined,
     ]);
     return { isee: isee.count, loadedUsers: users.count, openTickets: tickets?.count };
-  }, [openTickets]);
+  });
   return counts.data ?? {};
 }

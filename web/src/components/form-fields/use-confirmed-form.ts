@@ -1,5 +1,5 @@
 import { useCallback, useState, type FormEvent, type RefObject } from 'react';
-import { useAsyncAction } from '../use-async';
+import { useApiMutation } from '@/lib/queries';
 import { splitApiError, type FieldErrors } from './field-errors';
 import { useFocusFirstInvalid } from './use-focus-first-invalid';
 
@@ -40,7 +40,7 @@ export function useConfirmedForm<V extends Record<F, unknown>, F extends string,
   const [pending, setPending] = useState<{ input: I } | null>(null);
   const [alert, setAlert] = useState<string | null>(null);
   const { formRef, focusFirstInvalid } = useFocusFirstInvalid();
-  const action = useAsyncAction(save);
+  const action = useApiMutation(save);
 
   /** Changing a field clears its message. An update from the field's previous value sees every change before it (two quick clicks). */
   const setField = useCallback(<K extends F>(field: K, value: V[K] | ((previous: V[K]) => V[K])) => {

@@ -3,7 +3,7 @@ export { CallCards } from './components/open-calls-board';
 export { CallStateBadge } from './components/call-state-badge';
 export { FileList } from './components/file-viewer';
 export { useVisibleCall } from './api/get-open-call';
-export { useServiceOpenCalls } from './api/get-open-calls';
+export { useServiceOpenCalls } from './api/use-service-open-calls';
 export { getCalls } from './api/get-calls';
 export { CallsPage } from './components/calls-page';
 export { EditCallPage } from './components/edit-call-page';

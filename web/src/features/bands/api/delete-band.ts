@@ -1,5 +1,5 @@
 import { api } from '@/lib/api';
-import { useAsyncAction } from '@/components/use-async';
+import { useApiMutation } from '@/lib/queries';
 
 /**
  * DELETE /api/bands/{id} (204). A band used by a call is refused with 409 and the detail
@@ -7,4 +7,4 @@ import { useAsyncAction } from '@/components/use-async';
  */
 export const deleteBand = (id: string): Promise<void> => api.delete(`/api/bands/${encodeURIComponent(id)}`);
 
-export const useDeleteBand = () => useAsyncAction(deleteBand);
+export const useDeleteBand = () => useApiMutation(deleteBand);

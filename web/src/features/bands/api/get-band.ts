@@ -1,9 +1,9 @@
 import type { Band } from '@domain/bands';
 import { api } from '@/lib/api';
-import { useAsync } from '@/components/use-async';
+import { useApiQuery } from '@/lib/queries';
 
 /** GET /api/bands/{id}. */
 export const getBand = (id: string): Promise<Band> => api.get<Band>(`/api/bands/${encodeURIComponent(id)}`);
 
 /** One band; nothing is fetched while `id` is missing. */
-export const useBand = (id: string | null) => useAsync(() => getBand(id!), [id], { enabled: Boolean(id) });
+export const useBand = (id: string | null) => useApiQuery(['bands', id], () => getBand(id!), { enabled: Boolean(id) });

@@ -10,4 +10,4 @@ export const getBands = (page: { limit?: number; cursor?: string | null } = {}):
   api.get<Page<Band>>(`/api/bands${query({ limit: page.limit ?? BANDS_PAGE_SIZE, cursor: page.cursor })}`);
 
 /** The bands list, twenty per page, with its cursor pagination. */
-export const useBands = () => useCursorList<Band>((cursor) => getBands({ cursor }));
+export const useBands = () => useCursorList<Band>(['bands', 'list'], (cursor) => getBands({ cursor }));

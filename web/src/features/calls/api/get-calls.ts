@@ -9,4 +9,4 @@ export const getCalls = (name: string, cursor: string | null): Promise<Page<Call
 
 /** The operator's calls list; a new `name` goes back to the first page. */
 export const useCalls = (name: string) =>
-  useCursorList<CallSummary>((cursor) => getCalls(name, cursor), { resetKey: name });
+  useCursorList<CallSummary>(['calls', 'list', name], (cursor) => getCalls(name, cursor));

@@ -1,6 +1,6 @@
 import type { PublicCall } from '@domain/calls';
 import { api } from '@/lib/api';
-import { useAsync } from '@/components/use-async';
+import { useApiQuery } from '@/lib/queries';
 
 /** GET /api/open-calls/{id}: an OPEN call; any other is a 404 'Il bando selezionato non è presente.' Public. */
 export const getOpenCall = (id: string): Promise<PublicCall> =>
@@ -12,4 +12,6 @@ export const getCitizenCall = (id: string): Promise<PublicCall> =>
 
 /** A call's page data: the public summary for a visitor, the citizen's view once signed in. */
 export const useVisibleCall = (id: string | null, citizen: boolean) =>
-  useAsync(() => (citizen ? getCitizenCall(id!) : getOpenCall(id!)), [id, citizen], { enabled: Boolean(id) });
+  useApiQuery(['calls', 'open', id, citizen], () => (citizen ? getCitizenCall(id!) : getOpenCall(id!)), {
+    enabled: Boolean(id),
+  });

@@ -1,7 +1,6 @@
 import type { CallSummary } from '@domain/calls';
 import { OPEN_CALLS_PAGE_SIZE } from '@domain/call-limits';
 import { api, query, type Page } from '@/lib/api';
-import { useCursorList } from '@/components/cursor-pagination';
 
 /** GET /api/open-calls: OPEN calls, newest first (all, or of one service), 6 per page unless told. Public. */
 export const getOpenCalls = (options: {
@@ -12,7 +11,3 @@ export const getOpenCalls = (options: {
   api.get<Page<CallSummary>>(
     `/api/open-calls${query({ serviceId: options.serviceId, limit: options.limit ?? OPEN_CALLS_PAGE_SIZE, cursor: options.cursor })}`,
   );
-
-/** The open calls of one service, 6 per page (/sessione_servizi). */
-export const useServiceOpenCalls = (serviceId: string) =>
-  useCursorList<CallSummary>((cursor) => getOpenCalls({ serviceId, cursor }), { resetKey: serviceId });

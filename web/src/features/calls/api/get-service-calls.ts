@@ -10,4 +10,4 @@ export const getServiceCalls = (serviceId: string, cursor: string | null): Promi
   );
 
 export const useServiceCalls = (serviceId: string) =>
-  useCursorList<CallSummary>((cursor) => getServiceCalls(serviceId, cursor), { resetKey: serviceId });
+  useCursorList<CallSummary>(['calls', 'of-service', serviceId], (cursor) => getServiceCalls(serviceId, cursor));

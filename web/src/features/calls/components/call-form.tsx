@@ -19,8 +19,8 @@ import { useId, useRef } from 'react';
 import { BackAndConfirmButtons, ConfirmedForm } from '@/components/confirmed-form';
 import { pickFieldErrors, useConfirmedForm, type FormValidation } from '@/components/form-fields';
 import { PageAlert } from '@/components/page-alert';
-import { useAsync } from '@/components/use-async';
 import { platformFieldLabels } from '@/lib/platform';
+import { useApiQuery } from '@/lib/queries';
 import { checkFile, uploadFile } from '@/lib/upload';
 
 export interface CallFormValues {
@@ -112,7 +112,7 @@ export interface CallFormProps {
 
 /** New and edit call form (part 2 §2.12, §5), with the confirmation dialog. */
 export function CallForm({ mode, initialValues, attached, save, onSaved, backTo, loadChoices }: CallFormProps) {
-  const choices = useAsync(loadChoices, []);
+  const choices = useApiQuery(['calls', 'choices'], loadChoices);
   const fileInput = useRef<HTMLInputElement>(null);
   const bandsLegend = useId();
   const remaining = remainingCallFiles(attached);

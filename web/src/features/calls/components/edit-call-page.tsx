@@ -7,7 +7,7 @@ import { ConfirmDialog } from '@/components/dialog';
 import { ErrorState } from '@/components/error-state';
 import { LoadingState } from '@/components/loading-state';
 import { PageAlert, useFlashMessage } from '@/components/page-alert';
-import { useAsyncAction } from '@/components/use-async';
+import { useApiMutation } from '@/lib/queries';
 import { paths } from '@/config/paths';
 import { deleteCallFile } from '../api/delete-call-file';
 import { useCall } from '../api/get-call';
@@ -25,7 +25,7 @@ export function EditCallPage({ loadChoices }: { loadChoices: LoadCallChoices }) 
   const [params] = useSearchParams();
   const id = params.get('sessionId');
   const call = useCall(id);
-  const remove = useAsyncAction(deleteCallFile);
+  const remove = useApiMutation(deleteCallFile);
   const flash = useFlashMessage();
   const [toDelete, setToDelete] = useState<LinkedFile | null>(null);
   const loaded = call.data && call.data.id === id ? call.data : undefined;

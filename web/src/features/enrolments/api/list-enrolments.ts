@@ -32,6 +32,4 @@ export function listEnrolments(
 
 /** The call's enrolled users for the query; a new query goes back to the first page. */
 export const useEnrolments = (callId: string, listQuery: EnrolmentListQuery) =>
-  useCursorList((cursor) => listEnrolments(callId, listQuery, cursor), {
-    resetKey: `${callId}|${JSON.stringify(listQuery)}`,
-  });
+  useCursorList(['enrolments', callId, listQuery], (cursor) => listEnrolments(callId, listQuery, cursor));

@@ -7,6 +7,6 @@ export const getFlows = (filter: { descrizione?: string; cursor?: string | null 
   api.get<FlowPage>(`/api/flows${query({ descrizione: filter.descrizione, cursor: filter.cursor })}`);
 
 export const useFlows = (descrizione: string) =>
-  useCursorList<Flow, Pick<FlowPage, 'platform'>>((cursor) => getFlows({ descrizione, cursor }), {
-    resetKey: descrizione,
-  });
+  useCursorList<Flow, Pick<FlowPage, 'platform'>>(['flows', descrizione], (cursor) =>
+    getFlows({ descrizione, cursor }),
+  );

@@ -1,5 +1,5 @@
 import { api } from '@/lib/api';
-import { useAsyncAction } from '@/components/use-async';
+import { useApiMutation } from '@/lib/queries';
 
 /**
  * DELETE /api/isee/{id} (204, operators only): the ISEE and its document. An ISEE already used to compute
@@ -7,4 +7,4 @@ import { useAsyncAction } from '@/components/use-async';
  */
 export const deleteIsee = (id: string): Promise<void> => api.delete(`/api/isee/${encodeURIComponent(id)}`);
 
-export const useDeleteIsee = () => useAsyncAction(deleteIsee);
+export const useDeleteIsee = () => useApiMutation(deleteIsee);

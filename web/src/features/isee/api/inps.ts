@@ -14,17 +14,16 @@ export const checkIseeWithInps = (iseeId: string) =>
 const QUERIES_PAGE = 10;
 /** The queries about the signed-in citizen (their view: when, why, how it ended). */
 export const useMyInpsQueries = () =>
-  useCursorList<Pick<InpsQuery, 'id' | 'at' | 'reasonLabel' | 'resultLabel' | 'idRichiesta'>>((cursor) =>
-    api.get(`/api/me/inps-queries${query({ limit: QUERIES_PAGE, cursor })}`),
+  useCursorList<Pick<InpsQuery, 'id' | 'at' | 'reasonLabel' | 'resultLabel' | 'idRichiesta'>>(
+    ['isee', 'inps', 'mine'],
+    (cursor) => api.get(`/api/me/inps-queries${query({ limit: QUERIES_PAGE, cursor })}`),
   );
 /** The queries about a user, everything recorded (operators). */
 export const useUserInpsQueries = (userId: string, resetKey?: string) =>
-  useCursorList<InpsQuery>(
-    (cursor) =>
-      api.get<Page<InpsQuery>>(
-        `/api/users/${encodeURIComponent(userId)}/inps-queries${query({ limit: QUERIES_PAGE, cursor })}`,
-      ),
-    { resetKey },
+  useCursorList<InpsQuery>(['isee', 'inps', userId, resetKey], (cursor) =>
+    api.get<Page<InpsQuery>>(
+      `/api/users/${encodeURIComponent(userId)}/inps-queries${query({ limit: QUERIES_PAGE, cursor })}`,
+    ),
   );
 
 export const getCallIseeRefresh = (callId: string) =>

@@ -4,4 +4,6 @@ import { useCursorList } from '@/components/cursor-pagination';
 
 /** GET /api/isee: uploaded and not yet validated, oldest first. */
 export const useIseesToVerify = () =>
-  useCursorList<Isee>((cursor) => api.get<Page<Isee>>(`/api/isee${query({ limit: ISEE_PAGE_SIZE, cursor })}`));
+  useCursorList<Isee>(['isee', 'to-verify'], (cursor) =>
+    api.get<Page<Isee>>(`/api/isee${query({ limit: ISEE_PAGE_SIZE, cursor })}`),
+  );

@@ -4,8 +4,6 @@ import { useCursorList } from '@/components/cursor-pagination';
 
 /** The ISEE of one user (operator's record), newest first. */
 export const useUserIsees = (userId: string) =>
-  useCursorList<Isee>(
-    (cursor) =>
-      api.get<Page<Isee>>(`/api/users/${encodeURIComponent(userId)}/isee${query({ limit: ISEE_PAGE_SIZE, cursor })}`),
-    { resetKey: userId },
+  useCursorList<Isee>(['isee', 'of-user', userId], (cursor) =>
+    api.get<Page<Isee>>(`/api/users/${encodeURIComponent(userId)}/isee${query({ limit: ISEE_PAGE_SIZE, cursor })}`),
   );

@@ -6,7 +6,7 @@ import { formatEuro } from '@domain/money';
 import { useState } from 'react';
 import { DataTable } from '@/components/data-table';
 import { PageAlert } from '@/components/page-alert';
-import { useAsyncAction } from '@/components/use-async';
+import { useApiMutation } from '@/lib/queries';
 import { checkIseeWithInps } from '../api/inps';
 import { formatTimestamp } from '@/lib/dates';
 import { euroOrDash } from '../utils/isee-form';
@@ -115,7 +115,7 @@ export function InpsDetailsCard({ inps }: { inps: InpsDetails }) {
  * reading, with the difference; 'Usa il valore INPS' copies it into the declared value. Nothing is saved.
  */
 export function InpsCheckCard({ isee, onUseValue }: { isee: Isee; onUseValue: (value: number) => void }) {
-  const check = useAsyncAction(checkIseeWithInps);
+  const check = useApiMutation(checkIseeWithInps);
   const [result, setResult] = useState<InpsCheck | null>(null);
   const run = async () => {
     const answer = await check.run(isee.id);

@@ -1,6 +1,6 @@
 import { Button } from '@aws-amplify/ui-react';
 import type { InpsFetchResult } from '@domain/isee';
-import { useAsyncAction } from '@/components/use-async';
+import { useApiMutation } from '@/lib/queries';
 import { fetchUserIseeFromInps } from '../api/inps';
 
 /**
@@ -16,7 +16,7 @@ export function InpsRefreshButton({
   disabled?: boolean;
   onResult: (message: string, variation: 'success' | 'info' | 'warning' | 'error', result?: InpsFetchResult) => void;
 }) {
-  const action = useAsyncAction(fetchUserIseeFromInps);
+  const action = useApiMutation(fetchUserIseeFromInps);
   const run = async () => {
     const answer = await action.run(userId);
     if (!answer.ok) return onResult(answer.error.message, 'error');

@@ -31,7 +31,7 @@ function expiryStatusLine(starting: boolean, job: ExpiryList['job'] | undefined)
  * nuovi ISEE da INPS'.
  */
 export function IseeExpirySection() {
-  const list = useCursorList<ExpiryRow>((cursor) => getIseeExpiry(cursor));
+  const list = useCursorList<ExpiryRow>(['isee', 'expiry'], (cursor) => getIseeExpiry(cursor));
   const [error, setError] = useState<string | null>(null);
   const [starting, setStarting] = useState<'expiry' | 'newYear' | null>(null);
   const jobs = useJobStatus<ExpiryList>({

@@ -14,7 +14,7 @@ export const getUserPositions = (userId: string, cursor: string | null): Promise
   );
 
 export const useUserPositions = (userId: string) =>
-  useCursorList<PositionView>((cursor) => getUserPositions(userId, cursor), { resetKey: userId });
+  useCursorList<PositionView>(['payments', 'of-user', userId], (cursor) => getUserPositions(userId, cursor));
 
 /** GET /api/positions?fiscalCode=: the 'Pagamenti' page's search. */
 export const getPositionsByFiscalCode = (fiscalCode: string, cursor: string | null): Promise<Page<PositionView>> =>

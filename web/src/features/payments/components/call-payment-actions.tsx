@@ -6,7 +6,7 @@ import { useState, type FormEvent } from 'react';
 import { DataTable } from '@/components/data-table';
 import { Dialog } from '@/components/dialog';
 import { PageAlert } from '@/components/page-alert';
-import { useAsyncAction } from '@/components/use-async';
+import { useApiMutation } from '@/lib/queries';
 import { positionsCsv } from '../api/positions-csv';
 import { ReportingButton } from './reporting-button';
 import { positionsCsvIntro } from '../utils/platform-texts';
@@ -65,7 +65,7 @@ function CsvDialog({
   const [anno, setAnno] = useState(String(now.anno));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [result, setResult] = useState<PositionsCsv | null>(null);
-  const action = useAsyncAction(positionsCsv);
+  const action = useApiMutation(positionsCsv);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();

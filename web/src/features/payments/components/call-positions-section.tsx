@@ -37,9 +37,9 @@ export function CallPositionsSection({
   const [period, setPeriod] = useState<Period>(() => currentPeriod(new Date()));
   const [editing, setEditing] = useState<Position | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
-  const list = useCursorList((cursor) => getPositions(callId, period, cursor ?? undefined), {
-    resetKey: `${period.anno}-${period.mese}`,
-  });
+  const list = useCursorList(['payments', 'positions', callId, period], (cursor) =>
+    getPositions(callId, period, cursor ?? undefined),
+  );
 
   // An action elsewhere on the page ('Verifica / genera CSV', 'Rendicontazione') changed positions: show them as they are now.
   const { reload } = list;

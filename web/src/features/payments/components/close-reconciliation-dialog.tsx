@@ -10,7 +10,7 @@ import { fieldErrors } from '@domain/validation';
 import { useState, type FormEvent } from 'react';
 import { Dialog } from '@/components/dialog';
 import { PageAlert } from '@/components/page-alert';
-import { useAsyncAction } from '@/components/use-async';
+import { useApiMutation } from '@/lib/queries';
 import { closeReconciliation } from '../api/close-reconciliation';
 
 /**
@@ -30,7 +30,7 @@ export function CloseReconciliationDialog({
 }) {
   const [nota, setNota] = useState('');
   const [error, setError] = useState<string>();
-  const save = useAsyncAction(closeReconciliation);
+  const save = useApiMutation(closeReconciliation);
   const toReconcile = position.riconciliazione;
 
   const submit = async (event: FormEvent) => {

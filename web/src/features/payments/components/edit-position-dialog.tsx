@@ -5,7 +5,7 @@ import { fieldErrors } from '@domain/validation';
 import { useState, type FormEvent } from 'react';
 import { Dialog } from '@/components/dialog';
 import { PageAlert } from '@/components/page-alert';
-import { useAsyncAction } from '@/components/use-async';
+import { useApiMutation } from '@/lib/queries';
 import { editPosition } from '../api/edit-position';
 
 export const CANCEL_WARNING =
@@ -41,7 +41,7 @@ export function EditPositionDialog({
     errorMessage: errors[name],
     isDisabled: confirmingCancel,
   });
-  const save = useAsyncAction(editPosition);
+  const save = useApiMutation(editPosition);
 
   const send = async () => {
     // The copy this dialog was opened on: a save after another operator's is refused (409), not silently applied.

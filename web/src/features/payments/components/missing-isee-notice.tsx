@@ -1,7 +1,7 @@
 import { Flex, Text } from '@aws-amplify/ui-react';
 import { monthNames } from '@domain/payments';
 import { PageAlert } from '@/components/page-alert';
-import { useAsync } from '@/components/use-async';
+import { useApiQuery } from '@/lib/queries';
 import { getMissingIsee } from '../api/payment-list';
 
 /** The names shown per month (the count is complete). */
@@ -13,7 +13,7 @@ const SHOWN = 20;
  * valid ISEE arrives creates their position.
  */
 export function MissingIseeNotice({ callId, anno }: { callId: string; anno: number }) {
-  const missing = useAsync(() => getMissingIsee(callId, anno), [callId, anno]);
+  const missing = useApiQuery(['payments', 'missing-isee', callId, anno], () => getMissingIsee(callId, anno));
   const months = missing.data?.months ?? [];
   if (!months.length) return null;
   return (

@@ -7,7 +7,7 @@ import { ErrorState } from '@/components/error-state';
 import { LoadingState } from '@/components/loading-state';
 import { PageAlert } from '@/components/page-alert';
 import { formatDateTime } from '@/lib/dates';
-import { useAsync, useAsyncAction } from '@/components/use-async';
+import { useApiQuery, useApiMutation } from '@/lib/queries';
 import { getMyPositions, getPaymentOptions, paymentReturn, payPosition, payPositions } from '../api/my-positions';
 import { PositionsTable } from './positions-table';
 
@@ -26,11 +26,11 @@ export function MyPayments({ callId }: { callId: string }) {
   const [params, setParams] = useSearchParams();
   const idSession = params.get('idSession');
   const [outcome, setOutcome] = useState<PaymentReturn | null>(null);
-  const back = useAsyncAction(paymentReturn);
-  const pay = useAsyncAction(payPosition);
-  const payMany = useAsyncAction(payPositions);
-  const positions = useAsync(() => getMyPositions(callId), [callId]);
-  const options = useAsync(getPaymentOptions, []);
+  const back = useApiMutation(paymentReturn);
+  const pay = useApiMutation(payPosition);
+  const payMany = useApiMutation(payPositions);
+  const positions = useApiQuery(['payments', 'mine', callId], () => getMyPositions(callId));
+  const options = useApiQuery(['payments', 'options'], getPaymentOptions);
   const cartSize = options.data?.cartSize ?? 1;
   const [selected, setSelected] = useState<string[]>([]);
   const [tooMany, setTooMany] = useState<string | null>(null);

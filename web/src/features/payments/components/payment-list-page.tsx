@@ -24,7 +24,7 @@ import { DataTable, type DataTableColumn } from '@/components/data-table';
 import { ErrorState } from '@/components/error-state';
 import { LoadingState } from '@/components/loading-state';
 import { PageAlert } from '@/components/page-alert';
-import { useAsync } from '@/components/use-async';
+import { useApiQuery } from '@/lib/queries';
 import { paths } from '@/config/paths';
 import { errorMessage, type Page } from '@/lib/api';
 import { useAuth } from '@/lib/auth';
@@ -146,7 +146,8 @@ function CallSelect({
   listCalls: ListCalls;
   onChange: (id: string) => void;
 }) {
-  const calls = useAsync(
+  const calls = useApiQuery(
+    ['calls', 'payment-list-choices'],
     async () => {
       const all: Array<{ id: string; name: string }> = [];
       let cursor: string | null = null;
@@ -158,7 +159,6 @@ function CallSelect({
       }
       return all;
     },
-    [],
     { enabled: !readOnly },
   );
   const options = readOnly || !calls.data ? (callId ? [{ id: callId, name: callName ?? callId }] : []) : calls.data;
@@ -199,17 +199,18 @@ export function PaymentListPage({ listCalls }: { listCalls: ListCalls }) {
   const [exporting, setExporting] = useState<number | null>(null);
   const alertKey = useRef(0);
 
-  const list = useCursorList<DebtSummaryRow>(
-    async (cursor) => {
-      const page = await getPaymentList(callId, view.filters, view.sort, view.limit, cursor);
-      setMeta({ sum: page.sum, countCapped: page.countCapped, callName: page.callName });
-      return { items: page.items, nextCursor: page.nextCursor, total: page.count };
-    },
-    { resetKey: `${callId}|${JSON.stringify(view)}` },
-  );
-  const totals = useAsync(() => getPaymentTotals(callId, view.filters.anno), [callId, view.filters.anno], {
-    enabled: Boolean(callId),
+  const list = useCursorList<DebtSummaryRow>(['payments', 'list', callId, view], async (cursor) => {
+    const page = await getPaymentList(callId, view.filters, view.sort, view.limit, cursor);
+    setMeta({ sum: page.sum, countCapped: page.countCapped, callName: page.callName });
+    return { items: page.items, nextCursor: page.nextCursor, total: page.count };
   });
+  const totals = useApiQuery(
+    ['payments', 'totals', callId, view.filters.anno],
+    () => getPaymentTotals(callId, view.filters.anno),
+    {
+      enabled: Boolean(callId),
+    },
+  );
 
   const setView = (next: Partial<View>) => setParams(paramsWithView(params, { ...view, ...next }));
   const show = (message: string, variation: 'error' | 'info' | 'success') => {

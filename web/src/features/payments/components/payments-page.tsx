@@ -65,9 +65,9 @@ export function PaymentsPage() {
 }
 
 function PaymentCards({ fiscalCode }: { fiscalCode: string }) {
-  const list = useCursorList<PositionView>((cursor) => getPositionsByFiscalCode(fiscalCode, cursor), {
-    resetKey: fiscalCode,
-  });
+  const list = useCursorList<PositionView>(['payments', 'by-fiscal-code', fiscalCode], (cursor) =>
+    getPositionsByFiscalCode(fiscalCode, cursor),
+  );
   return (
     <>
       {list.error ? (

@@ -1,7 +1,7 @@
 import { Button } from '@aws-amplify/ui-react';
 import { paymentOutcomeMessages } from '@domain/messages';
 import type { ReportingResult } from '@domain/position-payment';
-import { useAsyncAction } from '@/components/use-async';
+import { useApiMutation } from '@/lib/queries';
 import { runReporting } from '../api/run-reporting';
 
 export const REPORTING_BUTTON = 'Rendicontazione';
@@ -19,7 +19,7 @@ export function ReportingButton({
   callId: string;
   onOutcome: (result: ReportingResult | null, failure?: string) => void;
 }) {
-  const action = useAsyncAction(runReporting);
+  const action = useApiMutation(runReporting);
   const run = async () => {
     const answer = await action.run(callId);
     if (answer.ok) onOutcome(answer.data);

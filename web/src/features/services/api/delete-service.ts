@@ -1,5 +1,5 @@
 import { api } from '@/lib/api';
-import { useAsyncAction } from '@/components/use-async';
+import { useApiMutation } from '@/lib/queries';
 
 /**
  * DELETE /api/services/{id} (204). A service with calls is refused with 409 and the detail
@@ -7,4 +7,4 @@ import { useAsyncAction } from '@/components/use-async';
  */
 export const deleteService = (id: string): Promise<void> => api.delete(`/api/services/${encodeURIComponent(id)}`);
 
-export const useDeleteService = () => useAsyncAction(deleteService);
+export const useDeleteService = () => useApiMutation(deleteService);

@@ -1,6 +1,5 @@
 import type { Service } from '@domain/services';
 import { api, query, type Page } from '@/lib/api';
-import { useCursorList } from '@/components/cursor-pagination';
 
 /** Twenty services per page, like the bands (the spec gives no size for this list). */
 export const SERVICES_PAGE_SIZE = 20;
@@ -8,6 +7,3 @@ export const SERVICES_PAGE_SIZE = 20;
 /** GET /api/services: one page of services, ordered by name. */
 export const getServices = (page: { limit?: number; cursor?: string | null } = {}): Promise<Page<Service>> =>
   api.get<Page<Service>>(`/api/services${query({ limit: page.limit ?? SERVICES_PAGE_SIZE, cursor: page.cursor })}`);
-
-/** The services list with its cursor pagination. */
-export const useServices = () => useCursorList<Service>((cursor) => getServices({ cursor }));

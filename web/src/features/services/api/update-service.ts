@@ -1,9 +1,9 @@
 import type { Service, ServiceInput } from '@domain/services';
 import { api } from '@/lib/api';
-import { useAsyncAction } from '@/components/use-async';
+import { useApiMutation } from '@/lib/queries';
 
 /** PUT /api/services/{id}: replaces the service, answers the saved one. */
 export const updateService = (id: string, input: ServiceInput): Promise<Service> =>
   api.put<Service>(`/api/services/${encodeURIComponent(id)}`, input);
 
-export const useUpdateService = () => useAsyncAction(updateService);
+export const useUpdateService = () => useApiMutation(updateService);

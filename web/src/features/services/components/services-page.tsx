@@ -5,7 +5,7 @@ import { ListPage, rowActionsColumn } from '@/components/list-page';
 import { useConfirmedDelete } from '@/components/use-confirmed-delete';
 import { paths } from '@/config/paths';
 import { useDeleteService } from '../api/delete-service';
-import { useServices } from '../api/get-services';
+import { useServices } from '../api/use-services';
 
 /** Long descriptions are cut in the table; the detail page shows them whole. */
 const DESCRIPTION_PREVIEW = 160;

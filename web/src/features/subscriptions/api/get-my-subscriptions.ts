@@ -11,4 +11,4 @@ export const getMySubscriptions = (
   api.get<Page<SubscriptionSummary>>(`/api/subscriptions${query({ state, cursor, limit: SUBSCRIPTIONS_PAGE_SIZE })}`);
 
 export const useMySubscriptions = (state: SubscriptionState | '') =>
-  useCursorList<SubscriptionSummary>((cursor) => getMySubscriptions(state, cursor), { resetKey: state });
+  useCursorList<SubscriptionSummary>(['subscriptions', 'mine', state], (cursor) => getMySubscriptions(state, cursor));

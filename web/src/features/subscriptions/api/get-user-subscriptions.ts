@@ -10,4 +10,6 @@ export const getUserSubscriptions = (userId: string, cursor: string | null): Pro
   );
 
 export const useUserSubscriptions = (userId: string) =>
-  useCursorList<SubscriptionSummary>((cursor) => getUserSubscriptions(userId, cursor), { resetKey: userId });
+  useCursorList<SubscriptionSummary>(['subscriptions', 'of-user', userId], (cursor) =>
+    getUserSubscriptions(userId, cursor),
+  );

@@ -4,6 +4,6 @@ import { useCursorList } from '@/components/cursor-pagination';
 
 /** GET /api/me/tickets: the citizen's own tickets, newest first. */
 export const useMyTickets = () =>
-  useCursorList<Ticket>((cursor) =>
+  useCursorList<Ticket>(['tickets', 'mine'], (cursor) =>
     api.get<Page<Ticket>>(`/api/me/tickets${query({ limit: TICKET_PAGE_SIZE, cursor })}`),
   );

@@ -4,10 +4,8 @@ import { useCursorList } from '@/components/cursor-pagination';
 
 /** GET /api/users/{id}/tickets: a user's tickets, newest first. */
 export const useUserTickets = (userId: string) =>
-  useCursorList<Ticket>(
-    (cursor) =>
-      api.get<Page<Ticket>>(
-        `/api/users/${encodeURIComponent(userId)}/tickets${query({ limit: TICKET_PAGE_SIZE, cursor })}`,
-      ),
-    { resetKey: userId },
+  useCursorList<Ticket>(['tickets', 'of-user', userId], (cursor) =>
+    api.get<Page<Ticket>>(
+      `/api/users/${encodeURIComponent(userId)}/tickets${query({ limit: TICKET_PAGE_SIZE, cursor })}`,
+    ),
   );

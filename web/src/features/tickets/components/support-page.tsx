@@ -6,7 +6,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useFieldValues, useFocusFirstInvalid } from '@/components/form-fields';
 import { PageAlert } from '@/components/page-alert';
-import { useAsync } from '@/components/use-async';
+import { useApiQuery } from '@/lib/queries';
 import { paths } from '@/config/paths';
 import { toApiError } from '@/lib/api';
 import { useAuth } from '@/lib/auth';
@@ -20,7 +20,7 @@ const SUCCESS_MS = 4000;
 /** /supporto (part 2 §2.9, §5): the manual, the contact form (e-mail, subject, message ≤ 400 with a counter), 'Le mie segnalazioni'. */
 export function SupportPage() {
   const { me } = useAuth();
-  const subjects = useAsync(listSupportSubjects, []);
+  const subjects = useApiQuery(['tickets', 'subjects'], listSupportSubjects);
   // ?oggetto=… chooses the subject (the footer's 'Segnala un problema di accessibilità').
   const [params] = useSearchParams();
   const { values, setValues, setErrors, bind } = useFieldValues<Field>({

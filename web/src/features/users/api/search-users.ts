@@ -22,4 +22,4 @@ export const searchUsers = (filters: UserFilters, cursor: string | null): Promis
 
 /** The users list for the filters, fifteen per page; new filters go back to the first page. */
 export const useUsers = (filters: UserFilters) =>
-  useCursorList<User>((cursor) => searchUsers(filters, cursor), { resetKey: JSON.stringify(filters) });
+  useCursorList<User>(['users', 'search', filters], (cursor) => searchUsers(filters, cursor));
