@@ -104,7 +104,13 @@ async function cutNextPositionBatch(landed: number) {
     (next) => async (args) => {
       const input = args.input as { RequestItems?: Record<string, { PutRequest?: { Item?: { pk?: unknown } } }[]> };
       const [table, requests] = Object.entries(input.RequestItems ?? {})[0] ?? [];
-      if (!table || !requests?.some((request) => partitionOf(request).includes('#POSITIONS#'))) return next(args);
+      // A BatchWriteItem (an array of requests) of positions; anything else (a BatchGetItem's keys…) goes as it is.
+      if (
+        !table ||
+        !Array.isArray(requests) ||
+        !requests.some((request) => partitionOf(request).includes('#POSITIONS#'))
+      )
+        return next(args);
       documentClient.middlewareStack.remove(name);
       input.RequestItems = { [table]: requests.slice(0, landed) };
       await next(args);
