@@ -42,6 +42,7 @@ const gpdMoneyPath = [
   'test/integration/reporting-schedule.test.ts',
   'test/integration/notices.test.ts',
   'test/integration/citizen-payments.test.ts',
+  'test/integration/export-slices.test.ts',
 ];
 
 /**

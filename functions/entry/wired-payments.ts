@@ -22,7 +22,7 @@ const debtSummaries = makePaymentListRefresh();
 
 /** The payments' use cases on the real adapters: the payments API and the MyPay export's steps share them. */
 export const paymentUseCases = (
-  extra: Pick<PaymentDeps, 'jobs' | 'iuvSequence' | 'platformSync' | 'syncBudget'> = {},
+  extra: Pick<PaymentDeps, 'jobs' | 'iuvSequence' | 'platformSync' | 'sliceBudget' | 'exportSliceBudget'> = {},
 ) =>
   makePaymentUseCases({
     positions: { ...positionRepository, ...positionWriter(debtSummaries), hasLiveCheckouts },

@@ -152,10 +152,15 @@ export function makeExportSteps({
   }
 
   return {
-    /** The CSV of the month's positions → the ZIP MyPay expects, with its MD5, in the exports bucket. */
-    async prepare(flowId: string): Promise<{ rows: number }> {
+    /**
+     * The month generated, then the CSV of its pending positions → the ZIP MyPay expects, with its MD5, in the
+     * exports bucket (on GPD the list of positions to send). A month bigger than one call's budget
+     * (EXPORT_SLICE_BUDGET, functions/payments) answers `done` false: the state machine calls Prepare again, which
+     * plans the month again and goes on where this call stopped, also after a call cut short.
+     */
+    async prepare(flowId: string): Promise<{ rows: number; done: boolean }> {
       const flow = await leasedFlow(flowId);
-      if (flow.zipKey || flow.planKey) return { rows: flow.num };
+      if (flow.zipKey || flow.planKey) return { rows: flow.num, done: true };
       // The call's export lock is this module's: another flow holding it stops this one; holding it, the
       // month's new positions go in batches (no other generation of the call can run).
       const holder = await flows.runningExportOf(flow.announcement.id);
@@ -168,15 +173,11 @@ export function makeExportSteps({
         flowId,
         underLock: holder === flowId,
       };
-      const {
-        csv,
-        rows,
-        heldBack = [],
-        iseeIds = [],
-        toSend,
-      } = direct
+      const prepared = direct
         ? await platformExportOf(request, flow.startedBy)
-        : { ...(await positions.buildExport(request, flow.startedBy)), toSend: [] };
+        : await positions.buildExport(request, flow.startedBy);
+      if (!prepared.finished) return { rows: 0, done: false };
+      const { rows, heldBack = [], iseeIds = [] } = prepared;
       if (heldBack.length) await flows.advanceFlow(flowId, { heldBack: heldBack.slice(0, HELD_BACK_KEPT) }, now());
       // The ISEEs to mark go to the bucket (10,000 ids would not fit in the flow item); MarkIsees marks them.
       const iseeKey = iseeIds.length ? `flows/${flowId}/isees.json` : null;
@@ -195,21 +196,25 @@ export function makeExportSteps({
         if (!heldBack.length) await flows.unlistFlow(flowId);
         await flows.releaseExportLock(flow.announcement.id, flowId);
         metrics.count('ExportsCompleted', 1);
-        return { rows: 0 };
+        return { rows: 0, done: true };
       }
       if (direct) {
         // The positions to send, their IUVs saved on them already: every slice of Send reads the same list.
         const planKey = `flows/${flowId}/positions.json`;
-        await exportFiles.put(planKey, strToU8(JSON.stringify(toSend)), 'application/json');
+        await exportFiles.put(
+          planKey,
+          strToU8(JSON.stringify('positions' in prepared ? prepared.positions : [])),
+          'application/json',
+        );
         await flows.advanceFlow(flowId, { planKey, sendCursor: 0, num: rows, step: 'INVIO' }, now());
-        return { rows };
+        return { rows, done: true };
       }
       const zipName = flowFileName(codIpa, flowIuf(flowId, flow.attempt ?? 1));
-      const { bytes: zip, md5 } = mypayImportZip(zipName, strToU8(csv));
+      const { bytes: zip, md5 } = mypayImportZip(zipName, strToU8('csv' in prepared ? prepared.csv : ''));
       const zipKey = `flows/${flowId}/${zipName}`;
       await exportFiles.put(zipKey, zip, 'application/zip');
       await flows.advanceFlow(flowId, { zipKey, zipName, md5, num: rows, step: 'INVIO' }, now());
-      return { rows };
+      return { rows, done: true };
     },
 
     /**
@@ -268,8 +273,8 @@ export function makeExportSteps({
     actor: FlowRecord['startedBy'],
   ) {
     if (!positions.buildPlatformExport) throw new Error('Export verso la piattaforma non collegato.');
-    const { positions: toSend, iseeIds } = await positions.buildPlatformExport(request, actor);
-    return { csv: '', rows: toSend.length, heldBack: [], iseeIds, toSend };
+    const prepared = await positions.buildPlatformExport(request, actor);
+    return prepared.finished ? { ...prepared, rows: prepared.positions.length, heldBack: [] } : prepared;
   }
 
   /**

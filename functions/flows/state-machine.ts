@@ -10,7 +10,8 @@ import { DEFAULT_IMPORT_MAX_WAIT_MINUTES, IMPORT_POLL_SECONDS } from '../domain/
  * definition again and each step skips what is already done, so no file is sent twice and no position is
  * written twice.
  *
- * On GPD (issue 37) Prepare saves the month's IUVs on the positions and lists them, and Send hands them over in
+ * Prepare generates the month a budget at a time (the step called again until it answers done), then prepares
+ * what goes to the platform. On GPD (issue 37) Prepare saves the month's IUVs on the positions and lists them, and Send hands them over in
  * slices, writing GPD's answers back itself: the flow is complete after Send. On MyPay:
  * Prepare (CSV → ZIP + MD5 in the exports bucket) → Send (one-use request token, upload) → wait and poll
  * the import state (CheckImport says how long to wait next, and whether to wait more) → Collect (IUV,
@@ -77,7 +78,13 @@ export function exportDefinition(taskFunction: string, importMaxWaitMinutes: num
         ...task(taskFunction, 'Prepare'),
         ResultPath: '$.prepared',
         Catch: catchAll,
-        Next: 'HasRows',
+        Next: 'IsPrepared',
+      },
+      // The month generated a budget a call (EXPORT_SLICE_BUDGET, functions/payments): again until done.
+      IsPrepared: {
+        Type: 'Choice',
+        Choices: [{ Variable: '$.prepared.value.done', BooleanEquals: false, Next: 'Prepare' }],
+        Default: 'HasRows',
       },
       HasRows: {
         Type: 'Choice',

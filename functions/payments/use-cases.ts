@@ -66,7 +66,7 @@ import type { Page } from '../domain/validation.ts';
 import type { AuditEntry } from '../adapters/ports/audit.ts';
 import type { Clock } from '../adapters/ports/clock.ts';
 import type { ConfigurationRepository } from '../adapters/ports/configuration.ts';
-import type { ExportResults, MonthExportRequest, RunningExports } from '../adapters/ports/export.ts';
+import type { ExportResults, MonthExportRequest, PreparedExport, RunningExports } from '../adapters/ports/export.ts';
 import type { ExportFiles } from '../adapters/ports/files.ts';
 import { type BusinessMetrics, noMetrics } from '../adapters/ports/metrics.ts';
 import type { PaymentListSummaries } from '../adapters/ports/payment-list.ts';
@@ -147,21 +147,38 @@ export interface PaymentDeps {
   platformSync?: Pick<PaymentPlatform, 'positionStates'> & { settlement: Pick<PaymentSettlement, 'settle'> };
   /** The deployment's platform (MyPay unless given): on GPD 'Verifica / genera CSV' lists what the export will send. */
   platformName?: PaymentPlatformName;
-  /** How much of a month one slice of 'Sincronizza' writes (SYNC_SLICE_BUDGET unless a test sets another). */
-  syncBudget?: SyncSliceBudget;
+  /**
+   * How much of a month one slice of a background job writes: 'Sincronizza', 'Generazione posizioni', 'Verifica /
+   * genera CSV' (SLICE_BUDGET unless a test sets another).
+   */
+  sliceBudget?: SliceBudget;
+  /** How much of a month one call of the export's Prepare writes (EXPORT_SLICE_BUDGET unless a test sets another). */
+  exportSliceBudget?: SliceBudget;
 }
 
 /**
- * One slice of 'Sincronizza' writes a month's changes in chunks of `chunk` positions while less than `ms` has passed
- * since it started (always one chunk at least); a month with more (a new month of 10,000 subscribers: 10,000
- * creates, each a conditional write with its payment-list row) goes on in the next slice. The job function has 300 s
- * (JOB_SLICE_TIMEOUT_SECONDS): the budget leaves room for the month's planning before and the slower chunk.
+ * One slice (a call of a job function, or of the export's Prepare) writes a month's changes in chunks of `chunk`
+ * positions while less than `ms` has passed since it started (always one chunk at least); a month with more (a new
+ * month of 10,000 subscribers: 10,000 creates, each with its payment-list row) goes on in the next slice, which plans
+ * the month again and finds what was written unchanged. Both functions have 300 s (JOB_SLICE_TIMEOUT_SECONDS,
+ * TASK_TIMEOUT_SECONDS): the budget leaves room for the month's planning before and the slower chunk, and for the
+ * export's file after the last one.
  */
-export interface SyncSliceBudget {
+export interface SliceBudget {
   chunk: number;
   ms: number;
 }
-export const SYNC_SLICE_BUDGET: SyncSliceBudget = { chunk: 500, ms: 120_000 };
+/** The background jobs: each write conditional, 50 at once. */
+export const SLICE_BUDGET: SliceBudget = { chunk: 500, ms: 120_000 };
+/**
+ * The export's Prepare: its creates go in batches under the call's export lock, so a chunk is quick, while the
+ * payment list's refresh after each chunk reads the call's year (payment-list/month-refresh.ts): bigger chunks.
+ */
+export const EXPORT_SLICE_BUDGET: SliceBudget = { chunk: 2500, ms: 120_000 };
+
+/** A slice's budget from now: its chunk and the time past which no new chunk starts. */
+const budgetFrom = ({ chunk, ms }: SliceBudget, clock: Clock) => ({ chunk, until: clock.now().getTime() + ms });
+type Budget = ReturnType<typeof budgetFrom>;
 
 const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
 
@@ -288,7 +305,7 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     actor: Actor,
     lock: { exportingFlow: string | null } = { exportingFlow: null },
     progress?: Progress,
-    budget?: { chunk: number; until: number },
+    budget?: Budget,
   ) {
     const now = clock.now();
     const at = now.toISOString();
@@ -327,8 +344,9 @@ export function makePaymentUseCases(deps: PaymentDeps) {
       );
       metrics.count('PositionsGenerated', written.filter((t) => t.name === 'create').length);
     }
-    // With a budget ('Sincronizza'), a big month is written in chunks until the slice's time is up (at least one
-    // chunk, so every slice moves on); the next slice plans the month again and finds these writes unchanged.
+    // With a budget (every slice: SliceBudget), a big month is written in chunks until the slice's time is up (at
+    // least one chunk, so every slice moves on); the next slice plans the month again and finds these writes
+    // unchanged. A slice cut mid-chunk left some of it written: the next plan finds those, and writes the rest.
     const chunk = budget ? Math.max(1, budget.chunk) : Math.max(1, transitions.length);
     const applied: Transition[] = [];
     let taken = 0;
@@ -390,8 +408,9 @@ export function makePaymentUseCases(deps: PaymentDeps) {
   }
 
   /**
-   * Generates the month, then its positions with a pending action (of one citizen, if given), in the file's
-   * order, with their citizens, and the ISEEs of the month's fees.
+   * Generates the month (as much of it as the budget allows), then its positions with a pending action (of one
+   * citizen, if given), in the file's order, with their citizens, and the ISEEs of the month's fees. A month left
+   * unfinished (`remaining` > 0) has no list yet: the next slice generates on.
    */
   async function pendingOfMonth(
     call: CallRecord,
@@ -400,8 +419,17 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     actor: Actor,
     exportingFlow: string | null = null,
     progress?: Progress,
+    budget?: Budget,
   ) {
-    const { result, usersById, month } = await generate(call, period, actor, { exportingFlow }, progress);
+    const { result, usersById, month, remaining } = await generate(
+      call,
+      period,
+      actor,
+      { exportingFlow },
+      progress,
+      budget,
+    );
+    if (remaining > 0) return { finished: false as const, result, remaining };
     const current = month ?? (await positions.listPositionsOfMonth(call.id, period));
     const pending = current
       .filter(isPendingExport)
@@ -414,10 +442,13 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     // The ISEEs of the month's positions (not only those written now: a Prepare that stopped after its
     // writes left its ISEEs unmarked); the export marks those not marked yet (MarkIsees).
     const iseeIds = [...new Set(current.map((p) => p.iseeId).filter((id): id is string => Boolean(id)))];
-    return { result, pending, usersById, iseeIds };
+    return { finished: true as const, result, pending, usersById, iseeIds };
   }
 
-  /** Generates the month, then the MyPay CSV of its positions with a pending action (of one citizen, if given). */
+  /**
+   * Generates the month, then the MyPay CSV of its positions with a pending action (of one citizen, if given); a
+   * month the budget left unfinished has no file yet.
+   */
   async function pendingCsv(
     call: CallRecord,
     config: Configuration,
@@ -426,15 +457,11 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     actor: Actor,
     exportingFlow: string | null = null,
     progress?: Progress,
+    budget?: Budget,
   ) {
-    const { result, pending, usersById, iseeIds } = await pendingOfMonth(
-      call,
-      period,
-      fiscalCode,
-      actor,
-      exportingFlow,
-      progress,
-    );
+    const month = await pendingOfMonth(call, period, fiscalCode, actor, exportingFlow, progress, budget);
+    if (!month.finished) return month;
+    const { result, pending, usersById, iseeIds } = month;
     // A row MyPay would refuse for the citizen's data, or with a text that would run as a formula, stays out
     // of the file with its reason: the operator fixes the record and sends it again (it stays pending).
     const rows: ReturnType<typeof mypayCsvRow>[] = [];
@@ -452,14 +479,22 @@ export function makePaymentUseCases(deps: PaymentDeps) {
         });
       else rows.push(row);
     }
-    return { result, content: mypayCsv(rows), rows: rows.length, heldBack, iseeIds };
+    return { finished: true as const, result, content: mypayCsv(rows), rows: rows.length, heldBack, iseeIds };
   }
 
   /** Generates the month, then the file of what the export will do at pagoPA with its pending positions (GPD). */
-  async function pendingCheckCsv(call: CallRecord, period: Period, actor: Actor, progress?: Progress) {
-    const { result, pending, usersById } = await pendingOfMonth(call, period, null, actor, null, progress);
+  async function pendingCheckCsv(call: CallRecord, period: Period, actor: Actor, progress?: Progress, budget?: Budget) {
+    const month = await pendingOfMonth(call, period, null, actor, null, progress, budget);
+    if (!month.finished) return month;
+    const { result, pending, usersById } = month;
     const sent = pending.map((p) => platformPositionOf(p, usersById.get(p.userId)?.email ?? null));
-    return { result, content: platformCheckCsv(sent, romeDay(clock.now())), rows: sent.length, heldBack: [] };
+    return {
+      finished: true as const,
+      result,
+      content: platformCheckCsv(sent, romeDay(clock.now())),
+      rows: sent.length,
+      heldBack: [],
+    };
   }
 
   const requireJobs = () => jobs ?? Promise.reject(new Error('Background jobs are not wired here'));
@@ -511,19 +546,25 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     return (await generate(call, period, actor, undefined, progress)).result;
   }
 
-  /** 'Verifica / genera CSV': the month generated, then its file left in the exports bucket (the key, not a link). */
+  /**
+   * 'Verifica / genera CSV': the month generated (as far as the budget allows), then its file left in the exports
+   * bucket (the key, not a link) once the month is whole.
+   */
   async function positionsCsvFile(
     callId: string,
     input: PeriodInput,
     actor: Actor,
     progress?: Progress,
-  ): Promise<StoredCsv> {
+    budget?: Budget,
+  ): Promise<{ finished: false; result: GenerationResult; remaining: number } | { finished: true; stored: StoredCsv }> {
     const { call, config, period } = await prepare(callId, input);
-    const { result, content, rows, heldBack } =
+    const month =
       deps.platformName === 'gpd'
-        ? await pendingCheckCsv(call, period, actor, progress)
+        ? await pendingCheckCsv(call, period, actor, progress, budget)
         : // MyPay's import file needs MyPay's configuration.
-          await pendingCsv(call, config ?? (await myPayConfiguration()), period, null, actor, null, progress);
+          await pendingCsv(call, config ?? (await myPayConfiguration()), period, null, actor, null, progress, budget);
+    if (!month.finished) return month;
+    const { result, content, rows, heldBack } = month;
     const fileName = positionsCsvFileName(call.nomeMyPay, period);
     const key = `csv/${call.id}/${periodKey(period)}/${clock.now().toISOString()}/${fileName}`;
     await exportFiles.put(key, new TextEncoder().encode(content), CSV_CONTENT_TYPE);
@@ -532,15 +573,44 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     if (heldBackKey)
       await exportFiles.put(heldBackKey, new TextEncoder().encode(heldBackCsv(heldBack)), CSV_CONTENT_TYPE);
     return {
-      ...result,
-      fileName,
-      key,
-      rows,
-      heldBack: heldBack.slice(0, SKIPPED_SHOWN),
-      heldBackCount: heldBack.length,
-      heldBackKey,
+      finished: true,
+      stored: {
+        ...result,
+        fileName,
+        key,
+        rows,
+        heldBack: heldBack.slice(0, SKIPPED_SHOWN),
+        heldBackCount: heldBack.length,
+        heldBackKey,
+      },
     };
   }
+
+  /**
+   * A month's job in slices ('Generazione posizioni', 'Verifica / genera CSV'): each slice generates as much of the
+   * month as its budget allows. The cursor carries what the slices before wrote, so that done/total are the positions
+   * written so far (and those left), and the last slice answers the whole month's counts: the positions the earlier
+   * slices wrote are in its plan as unchanged.
+   */
+  const sliceOfMonthJob = (cursor: string | null, progress?: Progress) => {
+    const before = parseWrittenCursor(cursor);
+    const earlier = writtenCount(before);
+    return {
+      budget: budgetFrom(deps.sliceBudget ?? SLICE_BUDGET, clock),
+      progress: progress && ((done: number, total: number) => progress(earlier + done, earlier + total)),
+      answer<R>(result: GenerationResult, remaining: number, finish: (whole: GenerationResult) => R) {
+        const written: WrittenSoFar = {
+          created: before.created + result.created,
+          updated: before.updated + result.updated,
+          cancelled: before.cancelled + result.cancelled,
+        };
+        const done = writtenCount(written);
+        if (remaining > 0) return { cursor: JSON.stringify(written), done, total: done + remaining };
+        const whole = { ...result, ...written, unchanged: Math.max(0, result.unchanged - earlier) };
+        return { cursor: null, done, total: done, result: finish(whole) };
+      },
+    };
+  };
 
   const generationStatusOf = (status: { job: JobRecord | null; running: boolean }): GenerationStatus =>
     resultJobStatus(status, positionOpsMessages.generationFailed, (stored) => stored as GenerationResult);
@@ -596,10 +666,15 @@ export function makePaymentUseCases(deps: PaymentDeps) {
       const call = await requireCall(callId);
       return generationStatusOf(await (await requireJobs()).status(GENERATE_JOB, call.id));
     },
-    /** The job 'generate-positions': the whole month in one slice (the job function may run minutes), with its progress. */
-    async generationSlice(input: Record<string, unknown>, _cursor: string | null, actor: Actor, progress?: Progress) {
-      const result = await generatePositions(String(input.callId ?? ''), periodOf(input), actor, progress);
-      return { cursor: null, done: 1, total: 1, result };
+    /**
+     * The job 'generate-positions': the month in slices (SLICE_BUDGET each, sliceOfMonthJob), with its progress; the
+     * last slice answers the whole month's counts.
+     */
+    async generationSlice(input: Record<string, unknown>, cursor: string | null, actor: Actor, progress?: Progress) {
+      const slice = sliceOfMonthJob(cursor, progress);
+      const { call, period } = await prepare(String(input.callId ?? ''), periodOf(input));
+      const { result, remaining } = await generate(call, period, actor, undefined, slice.progress, slice.budget);
+      return slice.answer(result, remaining, (whole) => whole);
     },
 
     /** POST /api/calls/{id}/positions/csv: 'Verifica / genera CSV' as a background job; GET: its status, with the file's link once done. */
@@ -613,10 +688,22 @@ export function makePaymentUseCases(deps: PaymentDeps) {
       const call = await requireCall(callId);
       return csvStatusOf(await (await requireJobs()).status(CSV_JOB, call.id));
     },
-    /** The job 'positions-csv': the generation, then the file in the exports bucket; its answer keeps the file's key. */
-    async csvSlice(input: Record<string, unknown>, _cursor: string | null, actor: Actor, progress?: Progress) {
-      const result = await positionsCsvFile(String(input.callId ?? ''), periodOf(input), actor, progress);
-      return { cursor: null, done: 1, total: 1, result };
+    /**
+     * The job 'positions-csv': the generation in slices as 'generate-positions', then (in the last) the file in the
+     * exports bucket; its answer keeps the file's key.
+     */
+    async csvSlice(input: Record<string, unknown>, cursor: string | null, actor: Actor, progress?: Progress) {
+      const slice = sliceOfMonthJob(cursor, progress);
+      const file = await positionsCsvFile(
+        String(input.callId ?? ''),
+        periodOf(input),
+        actor,
+        slice.progress,
+        slice.budget,
+      );
+      return file.finished
+        ? slice.answer(file.stored, 0, (whole): StoredCsv => ({ ...file.stored, ...whole }))
+        : slice.answer(file.result, file.remaining, (whole) => whole);
     },
 
     /**
@@ -711,7 +798,7 @@ export function makePaymentUseCases(deps: PaymentDeps) {
      * One slice of 'Sincronizza' (the job kind 'sync-positions'). The first finds the months to recalculate:
      * those with a position neither paid nor cancelled, and the current month; each next one regenerates one
      * month with the month's generation (current hours and ISEE, the same rules, the same audit), as much of it
-     * as its budget allows (syncBudget): a month left unfinished is the next slice's too (`resume`: its platform
+     * as its budget allows (sliceBudget): a month left unfinished is the next slice's too (`resume`: its platform
      * states were read already). The cursor is the list of months and the next one; regenerating is idempotent,
      * so a slice run twice changes nothing more.
      */
@@ -733,12 +820,11 @@ export function makePaymentUseCases(deps: PaymentDeps) {
       }
       const { months, next, resume } = parseSyncCursor(cursor);
       const [anno, mese] = months[next].split('-').map(Number);
-      const { ms, chunk } = deps.syncBudget ?? SYNC_SLICE_BUDGET;
-      const until = clock.now().getTime() + ms;
+      const budget = budgetFrom(deps.sliceBudget ?? SLICE_BUDGET, clock);
       // A month resumed was read at the platform by the slice that began it.
       if (!resume) await syncMonthWithPlatform(callId, { mese, anno }, actor);
       const { call, period } = await prepare(callId, { mese, anno });
-      const { remaining } = await generate(call, period, actor, undefined, undefined, { chunk, until });
+      const { remaining } = await generate(call, period, actor, undefined, undefined, budget);
       if (remaining > 0)
         return { cursor: JSON.stringify({ months, next, resume: true }), done: next, total: months.length };
       const done = next + 1;
@@ -761,64 +847,83 @@ export function makePaymentUseCases(deps: PaymentDeps) {
      * are never appear.
      */
     async positionsCsv(callId: string, input: PeriodInput, actor: Actor): Promise<PositionsCsv> {
-      return withLinks(await positionsCsvFile(callId, input, actor));
+      const file = await positionsCsvFile(callId, input, actor);
+      if (!file.finished) throw new Error('Il mese non è stato generato per intero.');
+      return withLinks(file.stored);
     },
 
     /**
      * The export's file (functions/flows, step Prepare): the same month generation and the same CSV as
      * 'Verifica / genera CSV', run by the flow that holds the call's export lock; one citizen only for the
-     * single payment.
+     * single payment. One call generates as much of the month as EXPORT_SLICE_BUDGET allows: a month left
+     * unfinished answers `finished: false`, and the step is called again (it plans the month again and goes on).
      */
-    async exportCsv(request: MonthExportRequest, actor: Actor) {
+    async exportCsv(request: MonthExportRequest, actor: Actor): Promise<PreparedExport<{ csv: string; rows: number }>> {
       const { call, config, period, lockedBy } = await prepare(
         request.callId,
         { mese: request.mese, anno: request.anno },
         { flowId: request.flowId, underLock: request.underLock },
       );
       // Only a flow that holds the call's export lock may batch its creates (generate).
-      const { content, rows, heldBack, iseeIds } = await pendingCsv(
+      const month = await pendingCsv(
         call,
         config ?? (await myPayConfiguration()),
         period,
         request.fiscalCode,
         actor,
         lockedBy,
+        undefined,
+        budgetFrom(deps.exportSliceBudget ?? EXPORT_SLICE_BUDGET, clock),
       );
+      if (!month.finished) return { finished: false, remaining: month.remaining };
+      const { content, rows, heldBack, iseeIds } = month;
       // Without the lock the generation marked its ISEEs itself.
-      return { csv: content, rows, heldBack, iseeIds: lockedBy ? iseeIds : [] };
+      return { finished: true, csv: content, rows, heldBack, iseeIds: lockedBy ? iseeIds : [] };
     },
 
     /**
      * The export's positions for a platform that takes them one by one (GPD, issue 37; step Prepare): the same
-     * month generation as exportCsv, then each pending position as the port sends it. The positions to create
-     * that have no IUV yet get one from the council's sequence (one block for the flow), saved on them through
-     * the one writer BEFORE anything is sent, so a retried step sends the same IUV and iupd.
+     * month generation as exportCsv, then each pending position as the port sends them. The positions to create
+     * that have no IUV yet get one from the council's sequence, a chunk at a time, saved on them through the one
+     * writer BEFORE anything is sent, so a retried step sends the same IUV and iupd. The same budget bounds the
+     * generation and the IUVs: a call that runs out of it answers `finished: false` and the next goes on (a
+     * position that has its IUV keeps it; a block reserved for a chunk cut short leaves a gap in the sequence).
      */
     async exportPlatformPositions(
       request: MonthExportRequest,
       actor: Actor,
-    ): Promise<{ positions: PlatformPosition[]; iseeIds: readonly string[] }> {
+    ): Promise<PreparedExport<{ positions: PlatformPosition[] }>> {
       const { call, period, lockedBy } = await prepare(
         request.callId,
         { mese: request.mese, anno: request.anno },
         { flowId: request.flowId, underLock: request.underLock },
       );
-      const { pending, usersById, iseeIds } = await pendingOfMonth(call, period, request.fiscalCode, actor, lockedBy);
+      const budget = budgetFrom(deps.exportSliceBudget ?? EXPORT_SLICE_BUDGET, clock);
+      const month = await pendingOfMonth(call, period, request.fiscalCode, actor, lockedBy, undefined, budget);
+      if (!month.finished) return { finished: false, remaining: month.remaining };
+      const { pending, usersById, iseeIds } = month;
       const without = pending.filter(needsIuv);
-      if (without.length) {
-        if (!deps.iuvSequence) throw new Error('La sequenza degli IUV dell’ente non è configurata (GPD).');
-        const iuvs = await deps.iuvSequence.reserveIuvs(without.length);
+      if (without.length && !deps.iuvSequence)
+        throw new Error('La sequenza degli IUV dell’ente non è configurata (GPD).');
+      const byIud = new Map<string, PositionRecord>();
+      let taken = 0;
+      // At least one chunk: every call moves on, also one whose generation used the whole budget.
+      while (taken < without.length && (taken === 0 || clock.now().getTime() < budget.until)) {
+        const chunk = without.slice(taken, taken + Math.max(1, budget.chunk));
+        const iuvs = await deps.iuvSequence!.reserveIuvs(chunk.length);
         const at = clock.now().toISOString();
         const saved = await positions.applyTransitions(
-          without.map((position, i) => reserveIuv(position, iuvs[i]!, at, lockedBy !== null)),
+          chunk.map((position, i) => reserveIuv(position, iuvs[i]!, at, lockedBy !== null)),
         );
-        // A position whose IUV could not be saved (changed meanwhile: only without the lock) waits for the next export.
-        const byIud = new Map(saved.map((t) => [t.after.iud, t.after]));
-        const ready = pending.flatMap((p) => (needsIuv(p) ? (byIud.has(p.iud) ? [byIud.get(p.iud)!] : []) : [p]));
-        pending.splice(0, pending.length, ...ready);
+        for (const t of saved) byIud.set(t.after.iud, t.after);
+        taken += chunk.length;
       }
+      if (taken < without.length) return { finished: false, remaining: without.length - taken };
+      // A position whose IUV could not be saved (changed meanwhile: only without the lock) waits for the next export.
+      const ready = pending.flatMap((p) => (needsIuv(p) ? (byIud.has(p.iud) ? [byIud.get(p.iud)!] : []) : [p]));
       return {
-        positions: pending.map((p) => platformPositionOf(p, usersById.get(p.userId)?.email ?? null)),
+        finished: true,
+        positions: ready.map((p) => platformPositionOf(p, usersById.get(p.userId)?.email ?? null)),
         iseeIds: lockedBy ? iseeIds : [],
       };
     },
@@ -890,6 +995,27 @@ export function makePaymentUseCases(deps: PaymentDeps) {
       return positions.listPositions(callId, resolvePeriod(periodInput, clock.now()), { limit, cursor });
     },
   };
+}
+
+/** What the earlier slices of a month's job wrote (its cursor). */
+interface WrittenSoFar {
+  created: number;
+  updated: number;
+  cancelled: number;
+}
+const writtenCount = (written: WrittenSoFar) => written.created + written.updated + written.cancelled;
+
+function parseWrittenCursor(cursor: string | null): WrittenSoFar {
+  if (cursor === null) return { created: 0, updated: 0, cancelled: 0 };
+  const parsed = JSON.parse(cursor) as Record<string, unknown>;
+  const count = (value: unknown) => (typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : -1);
+  const written = {
+    created: count(parsed.created),
+    updated: count(parsed.updated),
+    cancelled: count(parsed.cancelled),
+  };
+  if (Object.values(written).some((n) => n < 0)) throw new ValidationError('Cursore della generazione non valido.');
+  return written;
 }
 
 function parseSyncCursor(cursor: string): { months: string[]; next: number; resume: boolean } {

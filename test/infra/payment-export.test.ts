@@ -1,6 +1,8 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scratchApp, type ScratchApp } from '../../lib/scratch-app.ts';
+import { TASK_TIMEOUT_SECONDS } from '../../functions/flows/state-machine.ts';
+import { EXPORT_SLICE_BUDGET } from '../../functions/payments/use-cases.ts';
 
 /**
  * The MyPay export's state machine as AWS runs it (AWS Step Functions developer guide, "Handling errors":
@@ -50,6 +52,28 @@ describe('the MyPay export state machine', () => {
     );
     const timeout = Number(/\\"TimeoutSeconds\\":(\d+),\\"States/.exec(definition)?.[1]);
     expect(timeout).toBeGreaterThan(600 * 60);
+  });
+
+  it('calls Prepare again until the month is whole, each call a budget well inside the task function’s timeout', () => {
+    const definition = JSON.stringify(
+      api.findResources('AWS::StepFunctions::StateMachine')[machineId()].Properties.DefinitionString,
+    );
+    /** A fragment of the definition as it stands inside the template's string. */
+    const inTemplate = (fragment: object) => JSON.stringify(JSON.stringify(fragment).slice(1, -1)).slice(1, -1);
+    expect(definition).toContain(inTemplate({ Next: 'IsPrepared' }));
+    expect(definition).toContain(
+      inTemplate({
+        IsPrepared: {
+          Type: 'Choice',
+          Choices: [{ Variable: '$.prepared.value.done', BooleanEquals: false, Next: 'Prepare' }],
+          Default: 'HasRows',
+        },
+      }),
+    );
+    const task = api.findResources('AWS::Lambda::Function')[taskId()];
+    expect(task.Properties.Timeout).toBe(TASK_TIMEOUT_SECONDS);
+    // The budget stops starting chunks at 120 s: the month's planning before and the file after fit in the rest.
+    expect(EXPORT_SLICE_BUDGET.ms).toBeLessThanOrEqual((TASK_TIMEOUT_SECONDS * 1000) / 2);
   });
 
   it('refuses a wait that is not a whole number of minutes within Step Functions’ year', () => {

@@ -53,7 +53,7 @@ describe('Sincronizza in slices', () => {
       await approvedSubscriber(operator, call, { lastName, iseeValue: 8000, weeklyHour: 3 });
     const month = periodKey(currentPeriod(new Date()));
 
-    const payments = modules.wired.paymentUseCases({ syncBudget: { chunk: 2, ms: 0 } });
+    const payments = modules.wired.paymentUseCases({ sliceBudget: { chunk: 2, ms: 0 } });
     let slices = 0;
     let loseAnswerOf: number | null = 3;
     const worker = modules.jobs.makeJobWorker({

@@ -102,7 +102,7 @@ function setup(count: number, sendSlice: number) {
   let crashOnRecord = 0;
   const positions: Pick<ExportPositions, 'buildExport' | 'buildPlatformExport' | 'markIsees' | 'recordResults'> = {
     buildExport: async () => Promise.reject(new Error('no CSV on GPD')),
-    buildPlatformExport: async () => ({ positions: month, iseeIds: [] }),
+    buildPlatformExport: async () => ({ finished: true, positions: month, iseeIds: [] }),
     markIsees: async () => undefined,
     async recordResults(_request, results) {
       recorded.push(results);
@@ -144,10 +144,10 @@ function setup(count: number, sendSlice: number) {
 describe('the export on pagoPA GPD', () => {
   it('sends the listed positions in slices, writes each slice back, then completes the flow with its counts and frees the call', async () => {
     const t = setup(5, 2);
-    expect(await t.steps.prepare('F1')).toEqual({ rows: 5 });
+    expect(await t.steps.prepare('F1')).toEqual({ rows: 5, done: true });
     expect(t.flow()).toMatchObject({ num: 5, step: 'INVIO', sendCursor: 0, zipKey: null });
     // Prepare again (a retried step) lists nothing new and keeps the list it wrote.
-    expect(await t.steps.prepare('F1')).toEqual({ rows: 5 });
+    expect(await t.steps.prepare('F1')).toEqual({ rows: 5, done: true });
 
     expect(await t.steps.send('F1')).toEqual({ done: false, completed: false });
     expect(await t.steps.send('F1')).toEqual({ done: false, completed: false });

@@ -182,15 +182,19 @@ function fakePositions(iuds: string[]) {
   const markCalls: string[][] = [];
   /** Positions a bad CAP (or the like) keeps out of the file, with their reason. */
   const heldBack = new Map<string, string>();
-  /** How many times the month was planned (buildExport). */
+  /** How many times the month was planned (buildExport), and how many calls the month takes to generate. */
   let builds = 0;
+  let callsToGenerate = 1;
   const due = (fiscalCode: string | null) =>
     [...positions.entries()].filter(([iud, p]) => !p.iuv && (!fiscalCode || iud.includes(fiscalCode)));
   const port: Pick<ExportPositions, 'buildExport' | 'markIsees' | 'recordResults'> = {
     async buildExport({ fiscalCode }) {
       builds += 1;
+      // A month bigger than one call's budget: the calls before the last answer how much is left.
+      if (builds < callsToGenerate) return { finished: false, remaining: callsToGenerate - builds };
       const rows = due(fiscalCode).filter(([iud]) => !heldBack.has(iud));
       return {
+        finished: true,
         // MyPay's columns ('Rielabora' reads the rows back from the file): a new row 'I' of 10 € each.
         csv: [
           MYPAY_CSV_COLUMNS.join(';'),
@@ -240,6 +244,7 @@ function fakePositions(iuds: string[]) {
     markCalls,
     heldBack,
     builds: () => builds,
+    generateIn: (calls: number) => (callsToGenerate = calls),
     crashAtCall: (n: number) => (crashAt = n),
   };
 }
@@ -466,6 +471,23 @@ describe('the export of a month to MyPay', () => {
     expect([...t.files.keys()]).toContain(`flows/${started.id}/C_X999-${started.id}-1_3.zip`);
     expect((await t.useCases.flowFileLink(started.id, 'iuv')).url).toContain('_IUV.zip');
     expect(await t.useCases.isExportRunning('C1')).toBe(false);
+  });
+
+  it('a month bigger than one Prepare: the state machine calls Prepare again until the month is whole, then sends it once', async () => {
+    const t = setup();
+    t.positions.generateIn(3);
+    const { id } = await t.useCases.startExport('C1', month, actors.operator);
+    await t.settle();
+    expect(t.positions.builds()).toBe(3);
+    expect(await t.useCases.getFlow(id)).toMatchObject({ step: 'COMPLETATO', num: 3, accepted: 3 });
+    expect(t.mypay.uploads()).toHaveLength(1);
+    const states = exportDefinition('arn:task').States as Record<string, any>;
+    expect(states.Prepare.Next).toBe('IsPrepared');
+    expect(states.IsPrepared).toEqual({
+      Type: 'Choice',
+      Choices: [{ Variable: '$.prepared.value.done', BooleanEquals: false, Next: 'Prepare' }],
+      Default: 'HasRows',
+    });
   });
 
   it('records each rejected row with its reason and the others with their IUV', async () => {

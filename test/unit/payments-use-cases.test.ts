@@ -6,11 +6,7 @@ import { positionIud, syncCandidateMonths, type PositionRecord } from '../../fun
 import { periodKey, positionEditSchema, type Period } from '../../functions/domain/payments.ts';
 import type { CallRecord } from '../../functions/domain/call-record.ts';
 import { makeConfigurationUseCases } from '../../functions/configuration/use-cases.ts';
-import {
-  makePaymentUseCases,
-  type PositionRepository,
-  type SyncSliceBudget,
-} from '../../functions/payments/use-cases.ts';
+import { makePaymentUseCases, type PositionRepository, type SliceBudget } from '../../functions/payments/use-cases.ts';
 import type { SubscriptionRecord } from '../../functions/domain/subscription-record.ts';
 import type { StoredUser } from '../../functions/domain/user-record.ts';
 import { makeDebtSummaryUseCases } from '../../functions/payment-list/use-cases.ts';
@@ -134,7 +130,8 @@ function setup(
     configuration?: Partial<Configuration> | null;
     callState?: number;
     platformName?: 'gpd';
-    syncBudget?: SyncSliceBudget;
+    sliceBudget?: SliceBudget;
+    exportSliceBudget?: SliceBudget;
   } = {},
 ) {
   // The writer tells the payment list's projection, made below on the same positions.
@@ -206,6 +203,18 @@ function setup(
     month: monthSummaries,
     users: { getUserItems },
   });
+  /** GPD's IUV sequence of the council: each IUV it handed out, in order. */
+  const reservedIuvs: string[] = [];
+  const iuvSequence = {
+    reserveIuvs: async (count: number) => {
+      const block = Array.from(
+        { length: count },
+        (_, i) => `3000000000${String(reservedIuvs.length + i + 1).padStart(5, '0')}`,
+      );
+      reservedIuvs.push(...block);
+      return block;
+    },
+  };
   /** How many times a month was planned (each plan reads the call's approved subscriptions once). */
   const plans = { count: 0 };
   const subscriptionsPort = {
@@ -233,7 +242,9 @@ function setup(
     summaries: { ...debtSummaries, ...monthSummaries },
     clock,
     metrics,
-    syncBudget: options.syncBudget,
+    sliceBudget: options.sliceBudget,
+    exportSliceBudget: options.exportSliceBudget,
+    iuvSequence,
     // On GPD the council's pagoPA settings stand in for MyPay's configuration page (none stored here).
     ...(options.platformName ? { platformName: options.platformName, requireConfiguration: async () => null } : {}),
   });
@@ -259,6 +270,7 @@ function setup(
     debts,
     debtSummaries,
     batched,
+    reservedIuvs,
   };
 }
 
@@ -556,11 +568,18 @@ describe('Verifica / genera CSV', () => {
 });
 
 /** The export's Prepare as flows calls it: whether its flow holds the call's export lock is flows' answer (here the test's locks). */
-const exportCsv = (
+const exportCsv = async (
   t: ReturnType<typeof setup>,
   request: { callId: string; mese: number; anno: number; fiscalCode: string | null; flowId: string },
   actor: typeof actors.operator,
-) => t.payments.exportCsv({ ...request, underLock: t.exportLocks.get(request.callId) === request.flowId }, actor);
+) => {
+  const file = await t.payments.exportCsv(
+    { ...request, underLock: t.exportLocks.get(request.callId) === request.flowId },
+    actor,
+  );
+  if (!file.finished) throw new Error('The month is bigger than one Prepare here.');
+  return file;
+};
 
 describe("the export to MyPay (the flow's side of the positions)", () => {
   it('while an export of the call runs, only that flow may (re)generate the month: Sincronizza and Verifica / genera CSV get a 409', async () => {
@@ -702,8 +721,8 @@ describe("the export's month generation, in batches (a month of hundreds of citi
     // The ISEEs are left to the flow's MarkIsees step: named, not marked yet; then marked once.
     expect(t.marked.size).toBe(0);
     expect(new Set(first.iseeIds)).toEqual(new Set([...t.users.values()].map((u) => u.lastIsee!.id)));
-    expect(await t.payments.markIseesUsedForFee(first.iseeIds)).toEqual({ marked: MANY });
-    expect(await t.payments.markIseesUsedForFee(first.iseeIds)).toEqual({ marked: 0 });
+    expect(await t.payments.markIseesUsedForFee(first.iseeIds ?? [])).toEqual({ marked: MANY });
+    expect(await t.payments.markIseesUsedForFee(first.iseeIds ?? [])).toEqual({ marked: 0 });
     expect(t.positions.all.size).toBe(MANY);
     expect(t.batched.summaryWrites).toBe(MANY);
     await expectListMatchesPositions(t);
@@ -1147,7 +1166,7 @@ describe('Sincronizza: the job’s slices', () => {
 
   it('a month bigger than a slice’s budget goes on in the next slices, each position written and audited once', async () => {
     // Two positions a chunk, and no time left after the first chunk: each slice writes two of March's five.
-    const t = setup({ syncBudget: { chunk: 2, ms: 0 } });
+    const t = setup({ sliceBudget: { chunk: 2, ms: 0 } });
     for (const id of ['u1', 'u2', 'u3', 'u4', 'u5']) t.enrol(user(id, 8000), 3);
     const march = () => [...t.positions.all.values()].filter((p) => p.mese === 3);
 
@@ -1186,5 +1205,107 @@ describe('Sincronizza: the job’s slices', () => {
     expect(long).toHaveLength(36);
     expect(periodKey(long[0]!)).toBe('2023-04');
     expect(periodKey(long.at(-1)!)).toBe('2026-03');
+  });
+});
+
+/**
+ * The month's long writes in slices (issue 37): 'Generazione posizioni' and the export's Prepare, on both platforms,
+ * each call a budget of work (SliceBudget), the next one going on where it stopped, also after a call cut mid-write.
+ */
+describe('the month in slices: the generation job and the export’s Prepare', () => {
+  const FIVE = ['u1', 'u2', 'u3', 'u4', 'u5'];
+  const marchOf = (t: ReturnType<typeof setup>) => [...t.positions.all.values()].filter((p) => p.mese === 3);
+  /** The next applyTransitions writes only its first `written` transitions, then the function is cut (its timeout). */
+  function cutNextWrite(t: ReturnType<typeof setup>, written: number) {
+    const apply = t.positions.applyTransitions;
+    t.positions.applyTransitions = async (transitions, onWritten) => {
+      if (!transitions.length) return apply.call(t.positions, transitions, onWritten);
+      t.positions.applyTransitions = apply;
+      await apply.call(t.positions, transitions.slice(0, written), onWritten);
+      throw new Error('Task timed out after 300.00 seconds');
+    };
+  }
+
+  it('‘Generazione posizioni’ writes two positions a slice and says how far it is; the last slice answers the whole month', async () => {
+    const t = setup({ sliceBudget: { chunk: 2, ms: 0 } });
+    for (const id of FIVE) t.enrol(user(id, 8000), 3);
+    t.enrol(user('u6', 2500), 3); // exempt
+    const input = { callId: call.id, ...march };
+    const answers = [];
+    let cursor: string | null = null;
+    do {
+      const answer = await t.payments.generationSlice(input, cursor, actors.operator);
+      answers.push({ done: answer.done, total: answer.total, written: marchOf(t).length });
+      cursor = answer.cursor;
+      if (cursor === null) expect(answer.result).toMatchObject({ created: 5, updated: 0, unchanged: 0, exempt: 1 });
+    } while (cursor !== null);
+    expect(answers).toEqual([
+      { done: 2, total: 5, written: 2 },
+      { done: 4, total: 5, written: 4 },
+      { done: 5, total: 5, written: 5 },
+    ]);
+    expect(marchOf(t).every((p) => p.version === 1 && p.importoDovuto === 6643)).toBe(true);
+    const audited = t.audit.entries.filter((e) => e.entity === 'position' && e.action === 'create').map((e) => e.id);
+    expect(audited.sort()).toEqual(
+      marchOf(t)
+        .map((p) => p.iud)
+        .sort(),
+    );
+    // Generated again in one go: nothing to write, every position unchanged.
+    const again = await t.payments.generationSlice(input, null, actors.operator);
+    expect(again).toMatchObject({ cursor: null, result: { created: 0, unchanged: 5 } });
+    await expect(t.payments.generationSlice(input, '{"created":-1}', actors.operator)).rejects.toMatchObject({
+      status: 400,
+    });
+  });
+
+  it('MyPay: the export’s Prepare goes on call after call; one cut mid-write is completed by the next, each position written once and in the file once', async () => {
+    const t = setup({ exportSliceBudget: { chunk: 2, ms: 0 } });
+    for (const id of FIVE) t.enrol(user(id, 8000), 3);
+    t.exportLocks.set(call.id, 'flow-1');
+    const request = { callId: call.id, ...march, fiscalCode: null, flowId: 'flow-1', underLock: true };
+    expect(await t.payments.exportCsv(request, actors.operator)).toEqual({ finished: false, remaining: 3 });
+    expect(marchOf(t)).toHaveLength(2);
+    cutNextWrite(t, 1); // the second call writes one of its two, and is cut
+    await expect(t.payments.exportCsv(request, actors.operator)).rejects.toThrow('Task timed out');
+    expect(marchOf(t)).toHaveLength(3);
+    const last = await t.payments.exportCsv(request, actors.operator);
+    if (!last.finished) throw new Error('the third call finishes the month');
+    expect(last.rows).toBe(5);
+    const iuds = marchOf(t).map((p) => p.iud);
+    expect(iuds).toHaveLength(5);
+    expect(marchOf(t).every((p) => p.version === 1 && p.importoDovuto === 6643 && p.azione === 'I')).toBe(true);
+    const lines = last.csv.trim().split('\r\n').slice(1);
+    expect(iuds.map((iud) => lines.filter((line) => line.startsWith(`${iud};`)).length)).toEqual([1, 1, 1, 1, 1]);
+    // No position was audited twice (the one written by the cut call is the one without its entry).
+    const audited = t.audit.entries.filter((e) => e.entity === 'position' && e.action === 'create').map((e) => e.id);
+    expect(new Set(audited).size).toBe(audited.length);
+    expect(audited).toHaveLength(4);
+    expect(last.iseeIds).toHaveLength(5);
+  });
+
+  it('GPD: the export’s Prepare goes on with the IUVs too; one cut while saving them is completed by the next, each IUV saved once and sent as saved', async () => {
+    const t = setup({ configuration: null, platformName: 'gpd', exportSliceBudget: { chunk: 2, ms: 0 } });
+    for (const id of FIVE) t.enrol(user(id, 8000), 3);
+    t.exportLocks.set(call.id, 'flow-1');
+    const request = { callId: call.id, ...march, fiscalCode: null, flowId: 'flow-1', underLock: true };
+    const prepare = () => t.payments.exportPlatformPositions(request, actors.operator);
+    // The month: 2 + 2 + 1 creates (the third call then saves two IUVs), then the IUVs two a call.
+    expect(await prepare()).toEqual({ finished: false, remaining: 3 });
+    expect(await prepare()).toEqual({ finished: false, remaining: 1 });
+    expect(await prepare()).toEqual({ finished: false, remaining: 3 });
+    expect(marchOf(t).filter((p) => p.reservedIuv)).toHaveLength(2);
+    cutNextWrite(t, 1); // the fourth call reserves two IUVs, saves one, and is cut
+    await expect(prepare()).rejects.toThrow('Task timed out');
+    expect(marchOf(t).filter((p) => p.reservedIuv)).toHaveLength(3);
+    const last = await prepare();
+    if (!last.finished) throw new Error('the last call lists the month');
+    expect(last.positions).toHaveLength(5);
+    const saved = new Map(marchOf(t).map((p) => [p.iud, p.reservedIuv]));
+    expect(last.positions.map((p) => p.iuv)).toEqual(last.positions.map((p) => saved.get(p.iud)));
+    expect(new Set(last.positions.map((p) => p.iuv)).size).toBe(5);
+    // Six IUVs handed out: the one reserved for the position the cut call did not save is never used.
+    expect(t.reservedIuvs).toHaveLength(6);
+    expect(marchOf(t).every((p) => p.version === 2)).toBe(true);
   });
 });

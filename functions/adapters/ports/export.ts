@@ -20,19 +20,19 @@ export interface MonthExportRequest {
 export interface ExportPositions {
   /** Whether a citizen's MyPay checkout holds a position of the call (of one month, when given) at `now`. */
   hasLiveCheckouts(callId: string, month: { mese: number; anno: number } | null, now: string): Promise<boolean>;
-  /** The MyPay import CSV of the call's month (one citizen only when fiscalCode is set), and how many rows it has. */
-  buildExport(
-    request: MonthExportRequest,
-    actor: Actor,
-  ): Promise<{ csv: string; rows: number; heldBack?: readonly Skipped[]; iseeIds?: readonly string[] }>;
+  /**
+   * The MyPay import CSV of the call's month (one citizen only when fiscalCode is set), and how many rows it has; or,
+   * when the month is too big for one call, `finished: false` (call again: it goes on where this one stopped).
+   */
+  buildExport(request: MonthExportRequest, actor: Actor): Promise<PreparedExport<{ csv: string; rows: number }>>;
   /**
    * GPD: the call's month's pending positions as the payment-platform port sends them (one citizen only when
-   * fiscalCode is set), the IUVs of new ones reserved and saved on them first.
+   * fiscalCode is set), the IUVs of new ones reserved and saved on them first; or `finished: false`, as above.
    */
   buildPlatformExport(
     request: MonthExportRequest,
     actor: Actor,
-  ): Promise<{ positions: PlatformPosition[]; iseeIds?: readonly string[] }>;
+  ): Promise<PreparedExport<{ positions: PlatformPosition[] }>>;
   /** Marks these ISEEs as used for a fee (the ISEEs the month's fees came from: they can no longer be deleted). */
   markIsees(ids: readonly string[]): Promise<void>;
   /** IUV and NAV onto each accepted position, the reason onto each rejected one (idempotent). */
@@ -41,6 +41,14 @@ export interface ExportPositions {
     results: ExportResults,
   ): Promise<void>;
 }
+
+/**
+ * One call of the export's preparation: the month generated whole and what to send (with the rows held back and the
+ * ISEEs to mark), or the month not whole yet and how many writes are left (the step is called again).
+ */
+export type PreparedExport<T> =
+  | ({ finished: true; heldBack?: readonly Skipped[]; iseeIds?: readonly string[] } & T)
+  | { finished: false; remaining: number };
 
 export interface ExportResults {
   /** `notice` false: MyPay made no notice PDF for it (MyPay4 makes one only for a row with flagGeneraIuv true). */
