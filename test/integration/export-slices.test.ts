@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../../functions/domain/roles.ts';
 import type { FlowTaskStep } from '../../functions/flows/state-machine.ts';
-import { gpdIupd } from '../../functions/domain/gpd.ts';
+import { iudOfIupd } from '../../functions/domain/gpd.ts';
 import { as } from '../support/api.ts';
 import { openCall } from '../support/calls.ts';
 import { localTable } from '../support/dynamo.ts';
-import { onGpd } from '../support/gpd.ts';
+import { gpdIupdOf, onGpd } from '../support/gpd.ts';
 import { billedMonth } from '../support/months.ts';
 import { approvedSubscriber, mypayConfiguration, storedPositions } from '../support/positions.ts';
 import { inject } from '../support/stack-context.ts';
@@ -197,9 +197,10 @@ describe("the export's Prepare in slices", () => {
           string,
           { iupd: string; status: string; paymentOption: { iuv: string }[] }
         >,
-      ).filter((p) => positions.some((position) => gpdIupd(position.iud) === p.iupd));
+        // Whatever iupd form GPD got (iudOfIupd reads both): one position a IUD, under the iupd saved on it.
+      ).filter((p) => positions.some((position) => iudOfIupd(p.iupd)?.iud === position.iud));
       expect(held.map((p) => [p.iupd, p.status, p.paymentOption[0]!.iuv]).sort()).toEqual(
-        positions.map((p) => [gpdIupd(p.iud), 'VALID', p.codIuv]).sort(),
+        positions.map((p) => [gpdIupdOf(p), 'VALID', p.codIuv]).sort(),
       );
     } else {
       // MyPay received one file of the flow, with the seven rows.

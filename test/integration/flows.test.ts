@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { inject } from '../support/stack-context.ts';
 import { keys } from '../../functions/adapters/table.ts';
 import { isValidIuv } from '../../functions/domain/iuv.ts';
-import { gpdIuv, gpdPaymentPosition, iudOfIupd, isCouncilIuv } from '../../functions/domain/gpd.ts';
+import { gpdCallIupd, gpdIuv, gpdPaymentPosition, iudOfIupd, isCouncilIuv } from '../../functions/domain/gpd.ts';
 import { as } from '../support/api.ts';
 import { openCall } from '../support/calls.ts';
 import { localTable } from '../support/dynamo.ts';
@@ -117,11 +117,13 @@ async function sentOnce(flowId: string, callId: string) {
  * GPD already holds a position of this IUD that cannot take the portal's (created elsewhere with another amount,
  * then paid outside the portal): the portal's create meets a 409, reads it back, finds it different and refuses it.
  */
-async function gpdHoldsPaid(iud: string) {
+async function gpdHoldsPaid(callId: string, iud: string) {
   const org = process.env.GPD_ORGANIZATION_FISCAL_CODE!;
   const body = gpdPaymentPosition(
     {
       iud,
+      // The iupd the portal's export will create it under (gpdCallIupd): the create meets this position's 409.
+      iupd: gpdCallIupd(callId, iud),
       iuv: gpdIuv(process.env.GPD_SEGREGATION_CODE!, 9_000_000_000_000 + Math.floor(Math.random() * 1e9)),
       fiscalCode: 'RSSMRA80A01H501U',
       fullName: 'Altro Debitore',
@@ -202,7 +204,7 @@ describe('Invia a MyPay', () => {
     const positions0 = await positionsOf(call.id);
     // The platform is told to refuse one of the three: MyPay rejects its row; GPD already holds a paid position of it.
     const refusedIud = positions0.find((p) => p.fiscalCode === rejectedCf)!.iud;
-    if (onGpd) await gpdHoldsPaid(refusedIud);
+    if (onGpd) await gpdHoldsPaid(call.id, refusedIud);
     else await admin('reject', { iuds: [refusedIud] });
     const started = await operator.post(`/api/calls/${call.id}/exports`, billed);
     expect(started.status).toBe(201);

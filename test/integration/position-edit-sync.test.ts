@@ -152,7 +152,10 @@ describe('editing a position (payment edit modal)', () => {
       accepted: 1,
       rejected: 0,
     });
-    if (onGpd()) expect(await gpdClient().getPosition(gpdIupdOf(position))).toMatchObject({ status: 'INVALID' });
+    if (onGpd())
+      expect(await gpdClient().getPosition(gpdIupdOf(await stored(call.id, position.iud)))).toMatchObject({
+        status: 'INVALID',
+      });
     else {
       const state = (await (await fetch(`${simulator()}/admin/state`)).json()) as {
         positions: Record<string, { iud: string; status: string }>;
