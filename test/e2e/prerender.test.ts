@@ -23,7 +23,12 @@ afterAll(async () => {
 async function withoutTheApp<T>(page: Page, look: () => Promise<T>): Promise<T> {
   await page.route('**/assets/*.js', (route) => route.abort());
   try {
-    await page.reload();
+    await page.reload().catch(async (error: Error) => {
+      // The app still running in the tab may navigate at that moment (an expired session goes home), which cuts
+      // the reload short: what the visitor sees is the next load's, so load again.
+      if (!error.message.includes('ERR_ABORTED')) throw error;
+      await page.reload();
+    });
     await page.locator('#portal-prerender').waitFor();
     return await look();
   } finally {
