@@ -6,7 +6,8 @@ import { currentPeriod } from '../../functions/domain/payments.ts';
 import { as } from '../support/api.ts';
 import { expectAccessible, launchBrowser, newPage, screenshot, signInAs } from '../support/browser.ts';
 import { openCall } from '../support/calls.ts';
-import { giveValidatedIsee, randomFiscalCode } from '../support/isee.ts';
+import { giveValidatedIsee } from '../support/isee.ts';
+import { newUserBody } from '../support/user-body.ts';
 import { seedBigPaymentList } from '../support/payment-list-seed.ts';
 import { approvedSubscriber, exportMonth, operatorWithMyPay, storedPositions } from '../support/positions.ts';
 import { jobAnswer } from '../support/jobs.ts';
@@ -58,19 +59,10 @@ beforeAll(async () => {
       expect((await jobAnswer(operatorApi, `/api/calls/${call.id}/positions/generate`, OTHER)).json.created).toBe(2);
       const waiting = await Promise.all(
         Array.from({ length: WAITING }, (_, i) =>
-          operatorApi.post('/api/users', {
-            firstName: 'Attesa',
-            lastName: `Inattesa${RUN}${'abcdefghijkl'[i]}`,
-            birthDate: '1980-01-01',
-            address: 'Via Roma',
-            addressNumber: '1',
-            cap: '00100',
-            city: 'Roma',
-            country: 'RM',
-            nation: 'IT',
-            municipioId: '1',
-            fiscalCode: randomFiscalCode(),
-          }),
+          operatorApi.post(
+            '/api/users',
+            newUserBody({ firstName: 'Attesa', lastName: `Inattesa${RUN}${'abcdefghijkl'[i]}` }),
+          ),
         ),
       );
       // One enrolment after another, as an operator enrols them.
@@ -456,19 +448,7 @@ describe('tickets', () => {
 
 describe('the user record', () => {
   it('names an ISEE a newer upload replaced ‘SOSTITUITO’, not INVALIDATED', async () => {
-    const user = await operatorApi.post('/api/users', {
-      firstName: 'Sostituita',
-      lastName: `Isee${RUN}`,
-      birthDate: '1980-01-01',
-      address: 'Via Roma',
-      addressNumber: '1',
-      cap: '00100',
-      city: 'Roma',
-      country: 'RM',
-      nation: 'IT',
-      municipioId: '1',
-      fiscalCode: randomFiscalCode(),
-    });
+    const user = await operatorApi.post('/api/users', newUserBody({ firstName: 'Sostituita', lastName: `Isee${RUN}` }));
     for (const value of [9000, 12000]) {
       const isee = await operatorApi.post(`/api/users/${user.json.id}/isee`, {
         value,
