@@ -98,9 +98,13 @@ async function openWithSession(page: Page, tokens: Record<string, string>) {
   await page.waitForFunction(() => window.sessionStorage.getItem('portale.lastProfile') !== null);
 }
 
+/**
+ * A full-page picture for a person to look at. It waits up to a minute, not the page's 15 s: on a busy 2-core machine
+ * Chromium once took longer than 15 s to paint a long page (CI, isee-inps), and a slow picture is not a fault of the page.
+ */
 export async function screenshot(page: Page, name: string) {
   await fs.mkdir(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true, timeout: 60_000 });
 }
 
 /**
