@@ -1,6 +1,6 @@
 import { GetAccountCommand, SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { mockClient } from 'aws-sdk-client-mock';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { mailSettings, sendEmailInput, sesMailer } from '../../functions/adapters/mail.ts';
 
 const ses = mockClient(SESv2Client);
@@ -8,8 +8,8 @@ beforeEach(() => ses.reset());
 
 describe('mail adapter (SES v2)', () => {
   it('sends a message without attachments as Content.Simple, from the deployment’s sender', async () => {
-    process.env.MAIL_FROM = 'noreply@comune.example.it';
-    process.env.SUPPORT_EMAIL = 'supporto@comune.example.it';
+    vi.stubEnv('MAIL_FROM', 'noreply@comune.example.it');
+    vi.stubEnv('SUPPORT_EMAIL', 'supporto@comune.example.it');
     ses.on(SendEmailCommand).resolves({ MessageId: 'm-1' });
     expect(
       await sesMailer.send({ to: ['a@example.it'], replyTo: ['b@example.it'], subject: 'Oggetto è', text: 'Testo' }),
@@ -57,8 +57,8 @@ describe('mail adapter (SES v2)', () => {
   });
 
   it('a message SES throttles (its sending rate) is sent again after a pause, not given up; other refusals are not retried', async () => {
-    process.env.MAIL_FROM = 'noreply@comune.example.it';
-    process.env.SUPPORT_EMAIL = 'supporto@comune.example.it';
+    vi.stubEnv('MAIL_FROM', 'noreply@comune.example.it');
+    vi.stubEnv('SUPPORT_EMAIL', 'supporto@comune.example.it');
     const throttled = () =>
       Object.assign(new Error('Maximum sending rate exceeded.'), { name: 'TooManyRequestsException' });
     ses
@@ -82,13 +82,9 @@ describe('mail adapter (SES v2)', () => {
   });
 
   it('keeps to the deployment’s sending rate when one is set (MAIL_SEND_RATE), without asking SES', async () => {
-    process.env.MAIL_SEND_RATE = '3';
-    try {
-      expect(await sesMailer.maxSendRate!()).toBe(3);
-      expect(ses.commandCalls(GetAccountCommand)).toHaveLength(0);
-    } finally {
-      delete process.env.MAIL_SEND_RATE;
-    }
+    vi.stubEnv('MAIL_SEND_RATE', '3');
+    expect(await sesMailer.maxSendRate!()).toBe(3);
+    expect(ses.commandCalls(GetAccountCommand)).toHaveLength(0);
   });
 
   it('refuses to run without the sender or the support address', () => {
