@@ -5,7 +5,7 @@ import { inject } from './stack-context.ts';
 import { keys } from '../../functions/adapters/table.ts';
 import { TABLE_NAME } from '../../lib/local/config.ts';
 import { as } from './api.ts';
-import { randomFiscalCode } from './isee.ts';
+import { newUserBody } from './user-body.ts';
 import { jobAnswer } from './jobs.ts';
 import { iseeDates, type TestMonth } from './months.ts';
 import { openCall } from './calls.ts';
@@ -93,25 +93,16 @@ export async function approvedSubscriber(
   call: { id: string },
   input: { lastName: string; iseeValue: number | null; weeklyHour: number; firstName?: string },
 ) {
-  const fiscalCode = randomFiscalCode();
-  const created = await operator.post('/api/users', {
+  const body = newUserBody({
     firstName: input.firstName ?? 'Anna',
     lastName: input.lastName,
-    birthDate: '1980-01-01',
     email: `${input.lastName.toLowerCase().replace(/\W/g, '')}@example.it`,
-    address: 'Via Roma',
-    addressNumber: '1',
-    cap: '00100',
-    city: 'Roma',
-    country: 'RM',
-    nation: 'IT',
-    municipioId: '1',
-    fiscalCode,
   });
+  const created = await operator.post('/api/users', body);
   if (created.status !== 201) throw new Error(`user not created: ${JSON.stringify(created.json)}`);
   const userId = created.json.id as string;
   await approveUser(operator, call.id, userId, input);
-  return { userId, fiscalCode };
+  return { userId, fiscalCode: body.fiscalCode };
 }
 
 /**
