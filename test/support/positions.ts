@@ -106,6 +106,21 @@ export async function approvedSubscriber(
 }
 
 /**
+ * A new call (of `year`, this year by default) whose approved subscribers are `lastNames`, each with `subscriber`'s
+ * ISEE and hours (8,000 € and 3 hours a week by default); no position generated yet.
+ */
+export async function callWithSubscribers(
+  operator: Client,
+  lastNames: readonly string[],
+  subscriber: { iseeValue: number; weeklyHour: number } = { iseeValue: 8000, weeklyHour: 3 },
+  { year }: { year?: number } = {},
+) {
+  const { call } = await openCall(operator, undefined, { year });
+  for (const lastName of lastNames) await approvedSubscriber(operator, call, { lastName, ...subscriber });
+  return call;
+}
+
+/**
  * A call of `month`'s year whose approved subscribers are `lastNames` (each with `subscriber`'s ISEE and hours), with
  * that month's positions generated, one each, and exported; `byName()` reads them from the table by surname.
  */
@@ -115,8 +130,7 @@ export async function exportedMonthOf(
   lastNames: readonly string[],
   subscriber: { iseeValue: number; weeklyHour: number },
 ) {
-  const { call } = await openCall(operator, undefined, { year: month.anno });
-  for (const lastName of lastNames) await approvedSubscriber(operator, call, { lastName, ...subscriber });
+  const call = await callWithSubscribers(operator, lastNames, subscriber, { year: month.anno });
   expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, month.period)).json).toMatchObject({
     created: lastNames.length,
   });
