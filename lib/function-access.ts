@@ -64,11 +64,11 @@ export const functionAccess: Record<Resource, FunctionAccess> = {
 };
 
 /**
- * Lambda timeout in seconds (10 unless listed; an HTTP API integration lasts at most 29 s). Work that grows
- * with a call's size (a month's generation and its CSV, the reporting, the hours reset, an import's apply) runs
- * as a background job (lib/background-jobs.ts), not in a request. The notices function calls IO and SES for one
- * position, with retries; the enrolment import's preview reads a whole file (npm run bench:enrolment times
- * 5,000 rows against this same timeout).
+ * Lambda timeout in seconds (10 unless listed; under the 30 s an HTTP API waits for its integration, checked by
+ * test/infra/api-stack.test.ts). Work that grows with a call's size (a month's generation and its CSV, the
+ * reporting, the hours reset, an import's apply) runs as a background job (lib/background-jobs.ts), not in a
+ * request. The notices function calls IO and SES for one position, with retries; the enrolment import's preview
+ * reads a whole file (npm run bench:enrolment times 5,000 rows against this same timeout).
  */
 export const functionTimeoutSeconds: Partial<Record<Resource, number>> = { notices: 29, 'enrolment-csv': 29 };
 export const timeoutOf = (resource: Resource): number => functionTimeoutSeconds[resource] ?? 10;

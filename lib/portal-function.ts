@@ -67,6 +67,17 @@ function powertoolsLayer(scope: Construct): lambda.ILayerVersion {
   );
 }
 
+/**
+ * Context naming the only functions to bundle, by construct id (`IseeJobs`) or path (`PortaleApi/isee`): the others get
+ * a placeholder and cost no esbuild run. For tools that need a few bundles of the app (`npm run report:bundles --
+ * --only`); unset, every function is bundled.
+ */
+export const BUNDLE_ONLY_CONTEXT = 'portale:bundle-only';
+
+/** Whether a function is one of `names`, by its construct id or its whole path. */
+export const isNamed = (names: readonly string[], fn: { id: string; path: string }) =>
+  names.includes(fn.id) || names.includes(fn.path);
+
 /** ESM bundles may still hold CommonJS code that calls require(): give it one. */
 const requireShim =
   "import { createRequire as __portalCreateRequire } from 'node:module'; const require = __portalCreateRequire(import.meta.url);";
@@ -88,6 +99,9 @@ export class PortalFunction extends NodejsFunction {
     const role = new iam.Role(scope, `${id}Role`, { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
     logGroup.grantWrite(role);
     const powertools = props.powertools ?? true;
+    const bundleOnly = scope.node.tryGetContext(BUNDLE_ONLY_CONTEXT) as string[] | undefined;
+    const placeholder =
+      bundleOnly && !isNamed(bundleOnly, { id, path: [scope.node.path, id].filter(Boolean).join('/') });
 
     super(scope, id, {
       entry: path.join(repoRoot, props.entry),
@@ -139,6 +153,11 @@ export class PortalFunction extends NodejsFunction {
           },
         }),
       },
+      // Given code, NodejsFunction bundles nothing.
+      ...(placeholder && {
+        code: lambda.Code.fromInline('// not bundled (portale:bundle-only)'),
+        handler: 'index.handler',
+      }),
     });
 
     this.ownLayer = props.ownLayer;

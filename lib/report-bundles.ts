@@ -3,8 +3,9 @@
  * script (`npm run report:bundles [-- --runs 10] [--only isee,IseeJobs]`) it synthesizes the app into a
  * temporary folder, with a placeholder web app, and prints function → size of index.mjs → median import
  * time (wall and CPU), each beside the baseline: a module that loads only the AWS SDK and Powertools that
- * every function's common path needs (baselineModule). `--only` times the functions named (the last
- * part of the construct path, or the whole path) and the baseline alone.
+ * every function's common path needs (baselineModule). `--only` bundles and times the functions named (the
+ * last part of the construct path, or the whole path) and the baselines alone: the others are not bundled
+ * (BUNDLE_ONLY_CONTEXT).
  */
 import { spawnSync } from 'node:child_process';
 import {
@@ -24,7 +25,7 @@ import { pathToFileURL } from 'node:url';
 import type { Stage } from 'aws-cdk-lib';
 import type { Asset } from 'aws-cdk-lib/aws-s3-assets';
 import type { IConstruct } from 'constructs';
-import { PortalFunction, repoRoot } from './portal-function.ts';
+import { BUNDLE_ONLY_CONTEXT, isNamed, PortalFunction, repoRoot } from './portal-function.ts';
 import { scratchApp } from './scratch-app.ts';
 
 export interface BundleSize {
@@ -167,25 +168,33 @@ import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 export const readSecret = getSecret;
 `;
 
-/** The functions `--only` names, by the last part of their construct path (IseeJobs) or the whole path. */
-export function selectFunctions<T extends { node: { path: string; id: string } }>(functions: T[], only?: string) {
-  if (!only) return functions;
-  const names = only
+/** The names of `--only`: 'isee, IseeJobs' → ['isee', 'IseeJobs']. */
+const namesOf = (only: string) =>
+  only
     .split(',')
     .map((name) => name.trim())
     .filter(Boolean);
-  const unknown = names.filter((name) => !functions.some((fn) => fn.node.id === name || fn.node.path === name));
+
+/** The functions `--only` names, by the last part of their construct path (IseeJobs) or the whole path. */
+export function selectFunctions<T extends { node: { path: string; id: string } }>(functions: T[], only?: string) {
+  if (!only) return functions;
+  const names = namesOf(only);
+  const unknown = names.filter((name) => !functions.some((fn) => isNamed([name], fn.node)));
   if (unknown.length)
     throw new Error(
       `No function named ${unknown.join(', ')}; the functions: ${functions.map((fn) => fn.node.id).join(', ')}`,
     );
-  return functions.filter((fn) => names.includes(fn.node.id) || names.includes(fn.node.path));
+  return functions.filter((fn) => isNamed(names, fn.node));
 }
+
+/** The app to report on: with `--only`, only the functions it names are bundled. */
+export const reportApp = (only?: string) =>
+  scratchApp({ context: only ? { [BUNDLE_ONLY_CONTEXT]: namesOf(only) } : {} });
 
 function main() {
   const { values } = parseArgs({ options: { runs: { type: 'string', default: '10' }, only: { type: 'string' } } });
   const runs = Number(values.runs);
-  const portal = scratchApp();
+  const portal = reportApp(values.only);
   const baselines = [
     { name: 'baseline: DynamoDB client and Powertools', module: baselineModule },
     { name: 'baseline and the secrets reader', module: baselineWithSecretsModule },

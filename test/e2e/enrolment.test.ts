@@ -5,6 +5,7 @@ import { expectAccessible, launchBrowser, newPage, screenshot, signInAs } from '
 import { as } from '../support/api.ts';
 import { openCall } from '../support/calls.ts';
 import { giveValidatedIsee, randomFiscalCode } from '../support/isee.ts';
+import { newUserBody } from '../support/user-body.ts';
 import { currentPeriod, romeYear } from '../../functions/domain/period.ts';
 
 /**
@@ -35,23 +36,10 @@ const row = (page: Page, fiscalCode: string) =>
     .filter({ has: page.getByRole('rowheader', { name: fiscalCode }) });
 
 async function createUser(firstName: string, lastName: string) {
-  const fiscalCode = randomFiscalCode();
-  const created = await operatorApi.post('/api/users', {
-    firstName,
-    lastName,
-    fiscalCode,
-    birthDate: '1970-05-05',
-    email: `${lastName.toLowerCase()}@example.it`,
-    address: 'Via Garibaldi',
-    addressNumber: '3',
-    cap: '00100',
-    city: 'Roma',
-    country: 'RM',
-    nation: 'IT',
-    municipioId: '1',
-  });
+  const body = newUserBody({ firstName, lastName, email: `${lastName.toLowerCase()}@example.it` });
+  const created = await operatorApi.post('/api/users', body);
   expect(created.status).toBe(201);
-  return { id: created.json.id as string, fiscalCode, firstName, lastName };
+  return { id: created.json.id as string, fiscalCode: body.fiscalCode, firstName, lastName };
 }
 
 /** An ISEE entered by the operator without verification: VALIDATED at once. */

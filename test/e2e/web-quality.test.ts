@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from '../support/stack-context.ts';
 import { as } from '../support/api.ts';
 import { launchBrowser, newPage, screenshot, signInAs } from '../support/browser.ts';
-import { randomFiscalCode } from '../support/isee.ts';
 import { signedInTabs } from '../support/signed-in-tabs.ts';
+import { newUserBody } from '../support/user-body.ts';
 
 /**
  * Issue 13, what a person notices in the browser: no CSP error in the console, the visible text of a
@@ -34,19 +34,10 @@ beforeAll(async () => {
   longServiceId = created.json.id;
   const operator = await as('operator');
   for (let i = 0; i < LISTED_USERS; i++) {
-    const user = await operator.post('/api/users', {
-      firstName: `Utente${'abcdefghijkl'[i]}`,
-      lastName: SURNAME,
-      birthDate: '1980-01-01',
-      address: 'Via Roma',
-      addressNumber: '1',
-      cap: '00100',
-      city: 'Roma',
-      country: 'RM',
-      nation: 'IT',
-      municipioId: '1',
-      fiscalCode: randomFiscalCode(),
-    });
+    const user = await operator.post(
+      '/api/users',
+      newUserBody({ firstName: `Utente${'abcdefghijkl'[i]}`, lastName: SURNAME }),
+    );
     expect(user.status).toBe(201);
   }
 });

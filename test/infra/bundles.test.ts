@@ -13,6 +13,7 @@ import {
   bundleSizes,
   kilobytes,
   ownLayerModules,
+  reportApp,
   runNextToBundle as run,
   type BundleSize,
 } from '../../lib/report-bundles.ts';
@@ -360,5 +361,31 @@ describe('Lambda bundles', () => {
       workingEntityId: 'ente-1',
     });
     expect(signIn).toMatchObject({ sub: { S: 'abc' } });
+  });
+});
+
+describe('npm run report:bundles -- --only', () => {
+  it('bundles only the functions it names, by id or by path, each byte for byte as the deployment bundles it', () => {
+    const only = reportApp('notices, PortaleApi/BackgroundJobs/IseeJobs');
+    try {
+      const all = only.app.node.findAll().filter((c): c is PortalFunction => c instanceof PortalFunction);
+      expect(all.map((fn) => fn.node.path).sort()).toEqual(
+        functions()
+          .map((fn) => fn.node.path)
+          .sort(),
+      );
+      // A function bundled has its code as an asset; the others have a placeholder, and no esbuild ran for them.
+      const bundled = all.filter((fn) => fn.node.tryFindChild('Code'));
+      expect(bundled.map((fn) => fn.node.path).sort()).toEqual([
+        'PortaleApi/BackgroundJobs/IseeJobs',
+        'PortaleApi/notices',
+      ]);
+      for (const fn of bundled) {
+        const deployed = functions().find((f) => f.node.path === fn.node.path)!;
+        expect(readFileSync(path.join(bundleDir(only.app, fn), 'index.mjs'), 'utf8')).toBe(bundleOf(deployed));
+      }
+    } finally {
+      only.dispose();
+    }
   });
 });

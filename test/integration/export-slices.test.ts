@@ -1,13 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Actor } from '../../functions/domain/roles.ts';
-import type { FlowTaskStep } from '../../functions/flows/state-machine.ts';
+import { TASK_TIMEOUT_SECONDS, type FlowTaskStep } from '../../functions/flows/state-machine.ts';
+import { invocationTimedOut } from '../../lib/local/api-server.ts';
 import { iudOfIupd } from '../../functions/domain/gpd.ts';
 import { as } from '../support/api.ts';
-import { openCall } from '../support/calls.ts';
 import { localTable } from '../support/dynamo.ts';
 import { gpdIupdOf, onGpd } from '../support/gpd.ts';
 import { billedMonth } from '../support/months.ts';
-import { approvedSubscriber, mypayConfiguration, storedPositions } from '../support/positions.ts';
+import { callWithSubscribers, operatorWithMyPay, storedPositions } from '../support/positions.ts';
+import { operatorActor as actor } from '../support/events.ts';
 import { inject } from '../support/stack-context.ts';
 
 /**
@@ -22,17 +22,6 @@ import { inject } from '../support/stack-context.ts';
 type Client = Awaited<ReturnType<typeof as>>;
 let operator: Client;
 const month = billedMonth();
-
-const actor: Actor = {
-  sub: 'operator-export-slices',
-  role: 'OPERATOR',
-  fiscalCode: 'RSSMRA80A01H501U',
-  firstName: 'Olga',
-  lastName: 'Operatrice',
-  fullName: 'Olga Operatrice',
-  email: 'olga@example.it',
-  workingEntityId: null,
-};
 
 const simulator = () => (onGpd() ? inject('gpdUrl')! : inject('myPayEndpoint').replace(/\/pa\/services.*$/, ''));
 const simulatorState = async () => (await fetch(`${simulator()}/admin/state`)).json();
@@ -114,22 +103,20 @@ async function cutNextPositionBatch(landed: number) {
       documentClient.middlewareStack.remove(name);
       input.RequestItems = { [table]: requests.slice(0, landed) };
       await next(args);
-      throw Object.assign(new Error('Task timed out after 300.00 seconds'), { name: 'Sandbox.Timedout' });
+      throw invocationTimedOut(TASK_TIMEOUT_SECONDS);
     },
     { step: 'initialize', name },
   );
 }
 
 beforeAll(async () => {
-  operator = await as('operator');
-  expect((await operator.put('/api/configuration', mypayConfiguration)).status).toBe(200);
+  operator = await operatorWithMyPay();
 });
 
 describe("the export's Prepare in slices", () => {
   it('seven new positions, three a call, the second call cut mid-write: Rielabora goes on from what is stored, each position created once, with one IUV, sent once', async () => {
-    const { call } = await openCall(operator);
-    for (const lastName of ['Rossi', 'Bianchi', 'Verdi', 'Neri', 'Gialli', 'Marroni', 'Viola'])
-      await approvedSubscriber(operator, call, { lastName, iseeValue: 8000, weeklyHour: 3 });
+    const people = ['Rossi', 'Bianchi', 'Verdi', 'Neri', 'Gialli', 'Marroni', 'Viola'];
+    const call = await callWithSubscribers(operator, people);
     const { steps, flows } = await exportParts(3);
     const flow = await flows.startExport(call.id, month.period, actor);
     const stored = async () => (await storedPositions(call.id, month.key)).length;
@@ -146,7 +133,8 @@ describe("the export's Prepare in slices", () => {
     await expect(steps.prepare(flow.id)).rejects.toThrow('Task timed out');
     prepared.push(['cut', await stored()]);
     // The state machine's Catch: MarkFailed; the operator then presses 'Rielabora'.
-    await steps.markFailed(flow.id, { Error: 'Sandbox.Timedout', Cause: 'Task timed out after 300.00 seconds' });
+    const cut = invocationTimedOut(TASK_TIMEOUT_SECONDS);
+    await steps.markFailed(flow.id, { Error: cut.name, Cause: cut.message });
     expect(await flows.getFlow(flow.id)).toMatchObject({ step: 'ERRORE' });
     await flows.restartFlow(flow.id, actor);
     for (;;) {

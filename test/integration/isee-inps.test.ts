@@ -2,6 +2,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from '../support/stack-context.ts';
 import { as, request } from '../support/api.ts';
 import { attestationPdf, randomFiscalCode, stageIseeFile } from '../support/isee.ts';
+import { newUserBody } from '../support/user-body.ts';
 import { romeYear } from '../../functions/domain/period.ts';
 
 /**
@@ -37,20 +38,10 @@ afterEach(async () => {
 /** A citizen registered by the office, with a fiscal code INPS does not know yet. */
 async function newUser(lastName = 'Inps') {
   const fiscalCode = randomFiscalCode();
-  const created = await operator.post('/api/users', {
-    firstName: 'Prova',
-    lastName,
-    fiscalCode,
-    birthDate: '1980-01-01',
-    email: `${fiscalCode.toLowerCase()}@example.it`,
-    address: 'Via Roma',
-    addressNumber: '1',
-    cap: '00100',
-    city: 'Roma',
-    country: 'RM',
-    nation: 'IT',
-    municipioId: '1',
-  });
+  const created = await operator.post(
+    '/api/users',
+    newUserBody({ firstName: 'Prova', lastName, fiscalCode, email: `${fiscalCode.toLowerCase()}@example.it` }),
+  );
   expect(created.status).toBe(201);
   return { id: created.json.id as string, fiscalCode };
 }

@@ -5,8 +5,9 @@ import { as, personas, request, tokenFor, type Persona } from '../support/api.ts
 import { responseSchema, servedDocument, undeclaredFields } from '../support/openapi-fields.ts';
 import { callFields, openCall, upload } from '../support/calls.ts';
 import { samplePdf } from '../support/files.ts';
-import { attestationPdf, randomFiscalCode, stageIseeFile } from '../support/isee.ts';
+import { attestationPdf, stageIseeFile } from '../support/isee.ts';
 import { approvedSubscriber, mypayConfiguration, storedPositions } from '../support/positions.ts';
+import { newUserBody } from '../support/user-body.ts';
 import { keys } from '../../functions/adapters/table.ts';
 import { indexesCaughtUp, localTable } from '../support/dynamo.ts';
 import { jobAnswer } from '../support/jobs.ts';
@@ -210,7 +211,7 @@ const validBody: Record<string, unknown> = {
   reporting: {},
   // A fresh fiscal code at every read: each test makes a user of its own.
   get users() {
-    return { ...matrixUser, fiscalCode: randomFiscalCode() };
+    return newUserBody({ firstName: 'Utente', lastName: 'Matrice', email: 'matrice@example.it' });
   },
   support: { emailUser: 'matrice@example.it', subject: 'Altro', message: 'Messaggio del test dei permessi.' },
   isee: {
@@ -223,19 +224,6 @@ const validBody: Record<string, unknown> = {
   },
 };
 
-const matrixUser = {
-  firstName: 'Utente',
-  lastName: 'Matrice',
-  birthDate: '1980-01-01',
-  email: 'matrice@example.it',
-  address: 'Via Roma',
-  addressNumber: '1',
-  cap: '00100',
-  city: 'Roma',
-  country: 'RM',
-  nation: 'IT',
-  municipioId: '1',
-};
 const profileBody = {
   email: 'cittadino@example.it',
   birthDate: '1985-03-12',

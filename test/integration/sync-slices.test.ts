@@ -1,11 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SYNC_JOB } from '../../functions/domain/jobs.ts';
-import { currentPeriod, periodKey } from '../../functions/domain/payments.ts';
-import type { Actor } from '../../functions/domain/roles.ts';
 import { as } from '../support/api.ts';
-import { openCall } from '../support/calls.ts';
 import { localTable } from '../support/dynamo.ts';
-import { approvedSubscriber, mypayConfiguration, storedPositions } from '../support/positions.ts';
+import { billedMonth } from '../support/months.ts';
+import { callWithSubscribers, operatorWithMyPay, storedPositions } from '../support/positions.ts';
+import { operatorActor as actor } from '../support/events.ts';
 
 /**
  * 'Sincronizza' of a month bigger than one slice (issue 37: at 10,000 subscribers a new month's creates ran past the
@@ -23,20 +22,8 @@ let modules: {
   clock: typeof import('../../functions/adapters/ports/clock.ts');
 };
 
-const actor: Actor = {
-  sub: 'operator-sync-slices',
-  role: 'OPERATOR',
-  fiscalCode: 'RSSMRA80A01H501U',
-  firstName: 'Olga',
-  lastName: 'Operatrice',
-  fullName: 'Olga Operatrice',
-  email: 'olga@example.it',
-  workingEntityId: null,
-};
-
 beforeAll(async () => {
-  operator = await as('operator');
-  expect((await operator.put('/api/configuration', mypayConfiguration)).status).toBe(200);
+  operator = await operatorWithMyPay();
   modules = {
     wired: await import('../../functions/entry/wired-payments.ts'),
     jobs: await import('../../functions/jobs/use-cases.ts'),
@@ -47,11 +34,9 @@ beforeAll(async () => {
 
 describe('Sincronizza in slices', () => {
   it('a month of five new positions, two a slice, goes on from the kept cursor to the end: each position once, one audit entry each', async () => {
-    const { call } = await openCall(operator);
     const people = ['Rossi', 'Bianchi', 'Verdi', 'Neri', 'Gialli'];
-    for (const lastName of people)
-      await approvedSubscriber(operator, call, { lastName, iseeValue: 8000, weeklyHour: 3 });
-    const month = periodKey(currentPeriod(new Date()));
+    const call = await callWithSubscribers(operator, people);
+    const month = billedMonth().key;
 
     const payments = modules.wired.paymentUseCases({ sliceBudget: { chunk: 2, ms: 0 } });
     let slices = 0;

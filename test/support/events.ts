@@ -1,5 +1,6 @@
 import type { Context } from 'aws-lambda';
 import type { ApiEvent } from '../../functions/http/handler.ts';
+import { actorFromClaims } from '../../functions/domain/roles.ts';
 
 /** An API Gateway HTTP API v2 event as the JWT authorizer hands it to a Lambda. */
 export function apiEvent(
@@ -60,3 +61,6 @@ export const claimsOf = {
     fiscal_code: 'RSSMRA85C52H501N',
   },
 };
+
+/** The operator (Laura Bianchi) as the authorizer's claims make them, for tests that call a use case in-process. */
+export const operatorActor = actorFromClaims(claimsOf.operator);

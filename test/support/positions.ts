@@ -5,7 +5,7 @@ import { inject } from './stack-context.ts';
 import { keys } from '../../functions/adapters/table.ts';
 import { TABLE_NAME } from '../../lib/local/config.ts';
 import { as } from './api.ts';
-import { randomFiscalCode } from './isee.ts';
+import { newUserBody } from './user-body.ts';
 import { jobAnswer } from './jobs.ts';
 import { iseeDates, type TestMonth } from './months.ts';
 import { openCall } from './calls.ts';
@@ -93,25 +93,31 @@ export async function approvedSubscriber(
   call: { id: string },
   input: { lastName: string; iseeValue: number | null; weeklyHour: number; firstName?: string },
 ) {
-  const fiscalCode = randomFiscalCode();
-  const created = await operator.post('/api/users', {
+  const body = newUserBody({
     firstName: input.firstName ?? 'Anna',
     lastName: input.lastName,
-    birthDate: '1980-01-01',
     email: `${input.lastName.toLowerCase().replace(/\W/g, '')}@example.it`,
-    address: 'Via Roma',
-    addressNumber: '1',
-    cap: '00100',
-    city: 'Roma',
-    country: 'RM',
-    nation: 'IT',
-    municipioId: '1',
-    fiscalCode,
   });
+  const created = await operator.post('/api/users', body);
   if (created.status !== 201) throw new Error(`user not created: ${JSON.stringify(created.json)}`);
   const userId = created.json.id as string;
   await approveUser(operator, call.id, userId, input);
-  return { userId, fiscalCode };
+  return { userId, fiscalCode: body.fiscalCode };
+}
+
+/**
+ * A new call (of `year`, this year by default) whose approved subscribers are `lastNames`, each with `subscriber`'s
+ * ISEE and hours (8,000 € and 3 hours a week by default); no position generated yet.
+ */
+export async function callWithSubscribers(
+  operator: Client,
+  lastNames: readonly string[],
+  subscriber: { iseeValue: number; weeklyHour: number } = { iseeValue: 8000, weeklyHour: 3 },
+  { year }: { year?: number } = {},
+) {
+  const { call } = await openCall(operator, undefined, { year });
+  for (const lastName of lastNames) await approvedSubscriber(operator, call, { lastName, ...subscriber });
+  return call;
 }
 
 /**
@@ -124,8 +130,7 @@ export async function exportedMonthOf(
   lastNames: readonly string[],
   subscriber: { iseeValue: number; weeklyHour: number },
 ) {
-  const { call } = await openCall(operator, undefined, { year: month.anno });
-  for (const lastName of lastNames) await approvedSubscriber(operator, call, { lastName, ...subscriber });
+  const call = await callWithSubscribers(operator, lastNames, subscriber, { year: month.anno });
   expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, month.period)).json).toMatchObject({
     created: lastNames.length,
   });

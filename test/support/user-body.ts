@@ -1,8 +1,16 @@
-import { randomFiscalCode } from './isee.ts';
+import { randomFiscalCodeFrom } from './fiscal-codes.ts';
 
-/** The body of 'Nuovo utente' (POST /api/users) for a resident of the demo council, with a fresh fiscal code. */
-export const newUserBody = (names: { firstName: string; lastName: string; email?: string }) => ({
-  ...names,
+/**
+ * The body of 'Nuovo utente' (POST /api/users) for a resident of the demo council: a fresh fiscal code unless one is
+ * given, and no e-mail unless one is given (null as the form sends an emptied field).
+ */
+export const newUserBody = (fields: {
+  firstName: string;
+  lastName: string;
+  email?: string | null;
+  fiscalCode?: string;
+}) => ({
+  ...fields,
   birthDate: '1980-01-01',
   address: 'Via Roma',
   addressNumber: '1',
@@ -11,5 +19,5 @@ export const newUserBody = (names: { firstName: string; lastName: string; email?
   country: 'RM',
   nation: 'IT',
   municipioId: '1',
-  fiscalCode: randomFiscalCode(),
+  fiscalCode: fields.fiscalCode ?? randomFiscalCodeFrom(),
 });

@@ -4,6 +4,7 @@ import { enrolmentCsv, parseEnrolmentCsv } from '../../functions/domain/enrolmen
 import { fiscalCodeCheckCharacter } from '../../functions/domain/fiscal-code.ts';
 import { newUserSchema, profileUpdateSchema, userUpdateSchema } from '../../functions/domain/user-input.ts';
 import { writePaymentsWorkbook } from '../../web/src/features/payments/utils/payments-workbook.ts';
+import { newUserBody } from '../support/user-body.ts';
 
 /**
  * OWASP "CSV Injection": what an operator downloads never carries a text cell a spreadsheet would run, and
@@ -69,20 +70,7 @@ describe('the enrolment CSV import', () => {
 });
 
 describe('names, addresses, cities and e-mails typed in the forms (shared zod schemas)', () => {
-  const user = {
-    firstName: 'Anna',
-    lastName: 'Bruno',
-    fiscalCode: ANNA,
-    email: 'anna@example.it',
-    birthDate: '1988-08-01',
-    address: 'Via Roma',
-    addressNumber: '12',
-    cap: '00100',
-    city: 'Roma',
-    country: 'RM',
-    nation: 'IT',
-    municipioId: '1',
-  };
+  const user = newUserBody({ firstName: 'Anna', lastName: 'Bruno', fiscalCode: ANNA, email: 'anna@example.it' });
   const errorsOf = (result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) =>
     Object.fromEntries((result.error?.issues ?? []).map((issue) => [issue.path.join('.'), issue.message]));
 

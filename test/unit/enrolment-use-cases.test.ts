@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fiscalCodeCheckCharacter } from '../../functions/domain/fiscal-code.ts';
 import { actors, portal, recordIsee, type Portal } from '../support/in-memory.ts';
+import { newUserBody } from '../support/user-body.ts';
 
 /**
  * The operator's enrolment management (issue 7) on in-memory stores: the update codes wired to the
@@ -20,22 +21,7 @@ const CF = {
 
 async function makeUser(firstName: string, lastName: string, fiscalCode: string) {
   const user = await app.store.users.createUser(
-    {
-      firstName,
-      lastName,
-      fiscalCode,
-      birthDate: '1980-01-01',
-      email: null,
-      emailPec: null,
-      phoneNumber: null,
-      address: 'Via Roma',
-      addressNumber: '1',
-      cap: '00100',
-      city: 'Roma',
-      country: 'RM',
-      nation: 'IT',
-      municipioId: '1',
-    },
+    { ...newUserBody({ firstName, lastName, fiscalCode }), email: null, emailPec: null, phoneNumber: null },
     `user-${lastName.toLowerCase()}`,
     '2026-01-01T00:00:00.000Z',
   );

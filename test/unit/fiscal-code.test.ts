@@ -5,6 +5,7 @@ import { positionsByFiscalCodeQuerySchema } from '../../functions/domain/positio
 import { newUserSchema, userUpdateSchema } from '../../functions/domain/user-input.ts';
 import { randomFiscalCode } from '../support/isee.ts';
 import { randomFiscalCodeFrom } from '../support/fiscal-codes.ts';
+import { newUserBody } from '../support/user-body.ts';
 
 /**
  * The month letter (the 9th character) of a fiscal code is one of A B C D E H L M P R S T: the Agenzia delle
@@ -32,18 +33,7 @@ describe('fiscal code: the month letter', () => {
 
   it('every place a fiscal code is entered refuses a wrong month letter with its Italian message', () => {
     const wrongMonth = withCheck('RSSMRA85F52H501');
-    const user = {
-      firstName: 'Maria',
-      lastName: 'Rossi',
-      birthDate: '1985-03-12',
-      address: 'Via Roma',
-      addressNumber: '1',
-      cap: '00100',
-      city: 'Roma',
-      country: 'RM',
-      nation: 'IT',
-      municipioId: '1',
-    };
+    const user = newUserBody({ firstName: 'Maria', lastName: 'Rossi' });
     const refused = newUserSchema.safeParse({ ...user, fiscalCode: wrongMonth });
     expect(refused.success).toBe(false);
     expect(refused.error!.issues.find((i) => i.path[0] === 'fiscalCode')?.message).toBe('Il codice fiscale è errato!');
