@@ -411,10 +411,13 @@ describe('Invia a MyPay', () => {
       expect((await importsOf(started.json.id)).every((i) => !i.rejected)).toBe(true);
       // Rows settled one by one (paaSILImportaDovuto) are in no AVVISI ZIP: the operator still opens MyPay's notice
       // for each, the one for its IUV, as for a row the import settled. (With 'avvisi' the failed import made none.)
+      // The citizen's list is read through an index, which shows the export's write a moment later.
       if (stage !== 'avvisi')
         for (const position of positions) {
           const userId = people.find((p) => p.fiscalCode === position.fiscalCode)!.userId;
-          expect(await noticeText(userId, position.iud), position.iud).toContain(`IUV ${position.codIuv}`);
+          await expect
+            .poll(() => noticeText(userId, position.iud), { message: position.iud })
+            .toContain(`IUV ${position.codIuv}`);
         }
     },
   );
