@@ -5,7 +5,7 @@ import { noticeDownloadMessages } from '../../functions/domain/messages.ts';
 import { noticeDataMessages } from '../../functions/domain/payment-notice.ts';
 import { as } from '../support/api.ts';
 import { openCall } from '../support/calls.ts';
-import { localTable } from '../support/dynamo.ts';
+import { indexesCaughtUp, localTable } from '../support/dynamo.ts';
 import { gpdAdmin, onGpd } from '../support/gpd.ts';
 import { inbox } from '../support/mail.ts';
 import { renderFirstPage } from '../support/pdf-render.ts';
@@ -173,6 +173,8 @@ describe.runIf(onGpd())('pagoPA notice on GPD: ‘Avviso PDF’', { timeout: 120
     await approveUser(operator, call.id, mariaId, { iseeValue: 8000, weeklyHour: 2 });
     expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, billed)).status).toBe(200);
     const [unsent] = await storedPositions(call.id, month.key);
+    // A position is found by its IUD through gsi2, which lists it a moment after the generation.
+    await indexesCaughtUp();
     const notYet = await citizen.get(`/api/positions/${unsent!.iud}/notice`);
     expect([notYet.status, notYet.json.detail]).toEqual([
       409,
