@@ -94,8 +94,11 @@ function cursorSecret(dataDir: string): string {
 }
 
 const EXPORT_MACHINE = 'PaymentExport';
-/** Locally MyPay answers at once: the export polls its import state every second instead of every ten. */
-const LOCAL_IMPORT_POLL_MS = 1000;
+/**
+ * Locally MyPay answers at once: the export polls its import state four times a second instead of every ten
+ * seconds (an import is seen LOAD_IMPORT and IMPORT_IN_ELAB before its outcome: three polls, 0.75 s, not 3 s).
+ */
+const LOCAL_IMPORT_POLL_MS = 250;
 
 const JOBS_MACHINE = 'BackgroundJobs';
 
