@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Closable } from './stores.ts';
+import { municipality } from '../../web/src/config/municipality.ts';
 
 /**
  * The IO app's services API on this machine, for `npm start` and the tests. It follows IO's own code, not our
@@ -38,8 +39,11 @@ import type { Closable } from './stores.ts';
  *
  * State lives in memory: a restart empties it.
  */
-/** The demo council's fiscal code is web/src/config/municipality.ts's: the service's organisation, the payee IO sets. */
-export const LOCAL_IO = { apiKey: 'local-io-subscription-key', organizationFiscalCode: '80012340123' } as const;
+/** The service's organisation, the payee IO sets: the council the portal shows (web/src/config/municipality.ts). */
+export const LOCAL_IO = {
+  apiKey: 'local-io-subscription-key',
+  organizationFiscalCode: municipality.fiscalCode,
+} as const;
 
 /**
  * The groups a service's key gets by default (io-services-cms apps/backoffice APIM_USER_GROUPS: apimessagewrite,

@@ -1,6 +1,7 @@
 /** The MyPay simulator's records and constants: what MyPay holds (positions, imports, sessions, exports) and the switches. */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { municipality } from '../../../web/src/config/municipality.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const WSDL_PATH = path.resolve(here, '../../../functions/adapters/mypay/pa-per-ente.wsdl');
@@ -168,12 +169,13 @@ export const CART_EXPIRY_MS = 15 * 60_000;
 export const BASKET_STORAGE_MS = 3600_000;
 export const SESSION_EXPIRY_GRACE_MS = 300_000;
 
+/** The council the simulator serves: the one the portal shows (web/src/config/municipality.ts), named on MyPay's pages. */
 export const DEFAULT_ENTITY: SimulatedEntity = {
   codIpa: 'C_DEMO',
   password: 'Password1!',
   segregationCode: '01',
   applicationCode: '01',
-  name: 'Comune di Esempio',
+  name: municipality.name,
   tipiDovuto: { SERVIZI_SOCIALI: true },
 };
 
