@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createCanvas, loadImage, type Canvas } from '@napi-rs/canvas';
-import { createWorker, type Worker } from 'tesseract.js';
+import { createWorker, type InitOptions, type Worker } from 'tesseract.js';
 import { fileTypeOf } from '../../functions/domain/file-signature.ts';
 import type { DocumentText } from '../../functions/domain/isee-attestation.ts';
 import { meanConfidence, pageLines, type PlacedText } from '../../functions/domain/text-layout.ts';
@@ -35,7 +35,12 @@ export function createLocalTextSource(options: { workers?: number } = {}): Local
   const borrow = async (): Promise<Worker> => {
     pool ??= Promise.all(
       Array.from({ length: size }, () =>
-        createWorker('ita', 1, { langPath: italianData, gzip: true, cacheMethod: 'none' }),
+        // ita.traineddata's config asks for a word list (ita.special-words) the data package does not ship: with no
+        // suffix tesseract asks for none, instead of printing "Error: failed to load ./ita.special-words" at every
+        // start. (tesseract.js's types name only the dawg switches; it passes on any init-only parameter.)
+        createWorker('ita', 1, { langPath: italianData, gzip: true, cacheMethod: 'none' }, {
+          user_words_suffix: '',
+        } as Partial<InitOptions>),
       ),
     ).then((workers) => {
       idle.push(...workers);
